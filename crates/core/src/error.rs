@@ -1,0 +1,107 @@
+//! One error type for every decoder: which format, where in the input, what was wrong.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    MessagePack,
+    TsFile,
+    Hdf5,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::MessagePack => "MessagePack",
+            Format::TsFile => "TsFile",
+            Format::Hdf5 => "HDF5",
+        }
+    }
+}
+
+/// A machine-readable reason; the human text lives in [`DecodeError::message`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The input ends before the structure does.
+    Truncated,
+    /// A byte or field value the format forbids (e.g. MessagePack 0xc1).
+    Invalid,
+    /// A declared length or offset points past the available bytes.
+    OutOfBounds,
+    /// Nesting deeper than the configured limit.
+    TooDeep,
+    /// A str that is not UTF-8.
+    InvalidUtf8,
+    /// Values whose kinds cannot share one Arrow column.
+    TypeMismatch,
+    /// Valid in the format, not (yet) supported by this reader.
+    Unsupported,
+    /// A checksum in the file does not match its bytes.
+    Checksum,
+    /// A decompressor rejected its input.
+    Compression,
+    /// The caller asked for something that is not in the file (path, column, table).
+    NotFound,
+    /// The reader needs bytes the host has not supplied yet: fetch `offset..offset+len`
+    /// into the [`RangeCache`](crate::RangeCache) and call again. Never shown to users.
+    NeedBytes,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Truncated => "truncated",
+            ErrorCode::Invalid => "invalid",
+            ErrorCode::OutOfBounds => "out-of-bounds",
+            ErrorCode::TooDeep => "too-deep",
+            ErrorCode::InvalidUtf8 => "invalid-utf8",
+            ErrorCode::TypeMismatch => "type-mismatch",
+            ErrorCode::Unsupported => "unsupported",
+            ErrorCode::Checksum => "checksum",
+            ErrorCode::Compression => "compression",
+            ErrorCode::NotFound => "not-found",
+            ErrorCode::NeedBytes => "need-bytes",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub format: Format,
+    /// Byte offset in the input (file offset for TsFile/HDF5) where the problem was found.
+    pub offset: u64,
+    pub code: ErrorCode,
+    pub message: String,
+    /// For [`ErrorCode::NeedBytes`]: how many bytes from `offset` are wanted.
+    pub need_len: u64,
+}
+
+impl DecodeError {
+    pub fn new(format: Format, offset: u64, code: ErrorCode, message: impl Into<String>) -> Self {
+        DecodeError { format, offset, code, message: message.into(), need_len: 0 }
+    }
+
+    pub fn need_bytes(format: Format, offset: u64, len: u64) -> Self {
+        DecodeError {
+            format,
+            offset,
+            code: ErrorCode::NeedBytes,
+            message: format!("bytes {offset}..{} are not loaded", offset + len),
+            need_len: len,
+        }
+    }
+
+    pub fn is_need_bytes(&self) -> bool {
+        self.code == ErrorCode::NeedBytes
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} decode error at byte {}: {}", self.format.name(), self.offset, self.message)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+pub type Result<T, E = DecodeError> = std::result::Result<T, E>;

@@ -1,0 +1,57 @@
+//! Byte-order kernels shared by the formats (MessagePack, TsFile PLAIN and HDF5 are
+//! big-endian in places; wasm is little-endian).
+//!
+//! The SIMD128 variant is compiled only when the build enables `simd128`; the scalar
+//! variant is the reference and the fallback, and both are tested to agree.
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+mod scalar;
+
+/// True when this build uses the SIMD128 kernels.
+pub const ENABLED: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
+
+/// Reverse the byte order of each `width`-byte value of `src` (width 2, 4 or 8) into `dst`.
+/// `src.len()` must equal `dst.len()` and be a multiple of `width`.
+#[inline]
+pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    assert!(matches!(width, 1 | 2 | 4 | 8) && src.len() % width == 0);
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::swap_bytes(width, src, dst)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        scalar::swap_bytes(width, src, dst)
+    }
+}
+
+/// Append the big-endian values in `src` to `dst` in native order.
+pub fn extend_from_be<T: bytemuck::Pod + Default>(dst: &mut Vec<T>, src: &[u8]) {
+    let width = std::mem::size_of::<T>();
+    let n = src.len() / width;
+    let at = dst.len();
+    dst.resize(at + n, T::default());
+    swap_bytes(width, &src[..n * width], bytemuck::cast_slice_mut(&mut dst[at..]));
+}
+
+/// Scalar reference, exposed for equivalence tests and benchmarks.
+pub fn swap_bytes_scalar(width: usize, src: &[u8], dst: &mut [u8]) {
+    scalar::swap_bytes(width, src, dst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extend_from_be_values() {
+        let mut v: Vec<u32> = vec![7];
+        extend_from_be(&mut v, &[0, 0, 1, 2, 0xff, 0, 0, 0]);
+        assert_eq!(v, vec![7, 0x0102, 0xff00_0000]);
+        let mut f: Vec<f64> = vec![];
+        extend_from_be(&mut f, &1.5f64.to_be_bytes());
+        assert_eq!(f, vec![1.5]);
+    }
+}

@@ -1,0 +1,23 @@
+//! SIMD128 byte swapping: one `i8x16.swizzle` per 16 bytes.
+
+use core::arch::wasm32::*;
+
+pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
+    let mask = match width {
+        1 => return dst.copy_from_slice(src),
+        2 => u8x16(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14),
+        4 => u8x16(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12),
+        8 => u8x16(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8),
+        _ => unreachable!("width checked by caller"),
+    };
+    let mut s = src.chunks_exact(16);
+    let mut d = dst.chunks_exact_mut(16);
+    for (si, di) in (&mut s).zip(&mut d) {
+        // SAFETY: both chunks are exactly 16 bytes; wasm loads/stores are unaligned-safe.
+        unsafe {
+            let v = v128_load(si.as_ptr() as *const v128);
+            v128_store(di.as_mut_ptr() as *mut v128, i8x16_swizzle(v, mask));
+        }
+    }
+    super::scalar::swap_bytes(width, s.remainder(), d.into_remainder());
+}

@@ -1,0 +1,155 @@
+//! Sans-I/O input: decoders ask a [`ByteSource`] for byte ranges and never do I/O.
+//!
+//! A whole file in memory is a `[u8]`. For a `Blob` or a URL, the host keeps a
+//! [`RangeCache`]: when the decoder asks for a range the cache lacks, it gets a
+//! [`ErrorCode::NeedBytes`](crate::ErrorCode::NeedBytes) error naming the range, the host
+//! fetches it (coalescing neighbours), inserts it and calls again. Decoder entry points
+//! are therefore written to be restartable: pure functions of the bytes they read.
+
+use std::collections::BTreeMap;
+
+use crate::error::{DecodeError, ErrorCode, Format, Result};
+
+pub trait ByteSource {
+    /// Total size of the underlying file.
+    fn size(&self) -> u64;
+
+    /// The bytes `offset..offset+len` if they are loaded. Only called for in-bounds ranges.
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]>;
+
+    /// The bytes `offset..offset+len`: a `Truncated` error past the end of the file,
+    /// `NeedBytes` when they exist but are not loaded yet.
+    fn read(&self, format: Format, offset: u64, len: usize) -> Result<&[u8]> {
+        let end = offset.checked_add(len as u64);
+        match end {
+            Some(end) if end <= self.size() => {}
+            _ => {
+                return Err(DecodeError::new(
+                    format,
+                    offset,
+                    ErrorCode::Truncated,
+                    format!("needs {len} bytes at offset {offset} but the file has {} bytes", self.size()),
+                ))
+            }
+        }
+        self.get(offset, len).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
+    }
+}
+
+impl ByteSource for [u8] {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        let start = usize::try_from(offset).ok()?;
+        self.get(start..start.checked_add(len)?)
+    }
+}
+
+impl ByteSource for Vec<u8> {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        <[u8] as ByteSource>::get(self.as_slice(), offset, len)
+    }
+}
+
+/// Loaded ranges of a file that is read piecewise (a `Blob`, a URL).
+#[derive(Debug, Default)]
+pub struct RangeCache {
+    size: u64,
+    /// Loaded segments keyed by start offset; they never overlap (inserts merge).
+    segments: BTreeMap<u64, Vec<u8>>,
+}
+
+impl RangeCache {
+    pub fn new(size: u64) -> Self {
+        RangeCache { size, segments: BTreeMap::new() }
+    }
+
+    /// Add loaded bytes at `offset`, merging with overlapping or touching segments.
+    pub fn insert(&mut self, offset: u64, bytes: Vec<u8>) {
+        if bytes.is_empty() {
+            return;
+        }
+        let mut start = offset;
+        let mut end = offset + bytes.len() as u64;
+        // Collect segments that overlap or touch [start, end].
+        let touching: Vec<u64> = self
+            .segments
+            .range(..=end)
+            .filter(|(s, seg)| **s + seg.len() as u64 >= start)
+            .map(|(s, _)| *s)
+            .collect();
+        if touching.is_empty() {
+            self.segments.insert(offset, bytes);
+            return;
+        }
+        for s in &touching {
+            let seg = &self.segments[s];
+            start = start.min(*s);
+            end = end.max(*s + seg.len() as u64);
+        }
+        let mut merged = vec![0u8; (end - start) as usize];
+        for s in touching {
+            let seg = self.segments.remove(&s).unwrap();
+            let at = (s - start) as usize;
+            merged[at..at + seg.len()].copy_from_slice(&seg);
+        }
+        let at = (offset - start) as usize;
+        merged[at..at + bytes.len()].copy_from_slice(&bytes);
+        self.segments.insert(start, merged);
+    }
+
+    /// Total bytes held.
+    pub fn loaded_bytes(&self) -> u64 {
+        self.segments.values().map(|s| s.len() as u64).sum()
+    }
+
+    /// Drop every loaded segment (the host bounds memory by clearing between reads).
+    pub fn clear(&mut self) {
+        self.segments.clear();
+    }
+}
+
+impl ByteSource for RangeCache {
+    fn size(&self) -> u64 {
+        self.size
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        let (start, seg) = self.segments.range(..=offset).next_back()?;
+        let at = usize::try_from(offset - start).ok()?;
+        seg.as_slice().get(at..at.checked_add(len)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_source_bounds() {
+        let data = [1u8, 2, 3, 4];
+        let src: &[u8] = &data;
+        assert_eq!(src.read(Format::Hdf5, 1, 2).unwrap(), &[2, 3]);
+        let err = src.read(Format::Hdf5, 3, 2).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Truncated);
+        assert_eq!(src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code, ErrorCode::Truncated);
+    }
+
+    #[test]
+    fn cache_merges_and_reports_missing() {
+        let mut c = RangeCache::new(100);
+        c.insert(10, vec![1; 10]);
+        assert_eq!(c.read(Format::TsFile, 5, 2).unwrap_err().code, ErrorCode::NeedBytes);
+        c.insert(20, vec![2; 5]);
+        c.insert(5, vec![3; 6]);
+        assert_eq!(c.segments.len(), 1);
+        let got = c.read(Format::TsFile, 5, 20).unwrap();
+        assert_eq!(&got[..6], &[3; 6]);
+        assert_eq!(&got[6..15], &[1; 9]);
+        assert_eq!(&got[15..], &[2; 5]);
+        assert_eq!(c.read(Format::TsFile, 99, 2).unwrap_err().code, ErrorCode::Truncated);
+    }
+}

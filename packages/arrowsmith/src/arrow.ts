@@ -1,0 +1,178 @@
+/**
+ * Arrow assembly: a decoded batch described by the wasm side (JSON schema + buffer list)
+ * becomes Arrow JS data. Each buffer is copied out of wasm memory once into a JS-owned
+ * ArrayBuffer (or viewed in place when the caller asked for zero-copy); no per-value work.
+ */
+import {
+  Binary,
+  Bool,
+  DataType,
+  DateDay,
+  Dictionary,
+  Field,
+  FixedSizeList,
+  Float16,
+  Float32,
+  Float64,
+  Int16,
+  Int32,
+  Int64,
+  Int8,
+  List,
+  makeData,
+  Null,
+  RecordBatch,
+  Schema,
+  Struct,
+  Table,
+  TimeUnit,
+  Timestamp,
+  Uint16,
+  Uint32,
+  Uint64,
+  Uint8,
+  Utf8,
+  Vector,
+  type Data,
+} from 'apache-arrow';
+import type { Loaded } from './wasm.js';
+
+interface ColumnDesc {
+  type: string;
+  unit?: 's' | 'ms' | 'us' | 'ns';
+  size?: number;
+  len: number;
+  nulls: number;
+  validity: number;
+  buffers: number[];
+  children: FieldDesc[];
+}
+interface FieldDesc {
+  name: string;
+  nullable: boolean;
+  col: ColumnDesc;
+}
+interface BatchDesc {
+  rows: number;
+  fields: FieldDesc[];
+}
+
+/** What the wasm boundary hands out for one decoded batch. */
+export interface WasmBatchHandle {
+  schema(): string;
+  buffers(): Uint32Array;
+  numRows(): number;
+  free(): void;
+}
+
+type Bytes = (i: number) => Uint8Array;
+
+const UNITS = { s: TimeUnit.SECOND, ms: TimeUnit.MILLISECOND, us: TimeUnit.MICROSECOND, ns: TimeUnit.NANOSECOND };
+
+function arrowType(c: ColumnDesc): DataType {
+  switch (c.type) {
+    case 'null': return new Null();
+    case 'bool': return new Bool();
+    case 'int8': return new Int8();
+    case 'int16': return new Int16();
+    case 'int32': return new Int32();
+    case 'int64': return new Int64();
+    case 'uint8': return new Uint8();
+    case 'uint16': return new Uint16();
+    case 'uint32': return new Uint32();
+    case 'uint64': return new Uint64();
+    case 'float16': return new Float16();
+    case 'float32': return new Float32();
+    case 'float64': return new Float64();
+    case 'utf8': return new Utf8();
+    case 'binary': return new Binary();
+    case 'date32': return new DateDay();
+    case 'timestamp': return new Timestamp(UNITS[c.unit ?? 'ns']);
+    case 'list': return new List(arrowField(c.children[0]!));
+    case 'fixedsizelist': return new FixedSizeList(c.size!, arrowField(c.children[0]!));
+    case 'struct': return new Struct(c.children.map(arrowField));
+    case 'dictionary': return new Dictionary(new Utf8(), new Int32());
+    default: throw new Error(`arrowsmith: unknown column type ${c.type}`);
+  }
+}
+
+function arrowField(f: FieldDesc): Field {
+  return new Field(f.name, arrowType(f.col), f.nullable);
+}
+
+/** Typed view over an owned byte copy, matching the Arrow type's value array. */
+function typed(type: string, b: Uint8Array): ArrayBufferView {
+  const { buffer, byteOffset, byteLength } = b;
+  switch (type) {
+    case 'int8': return new Int8Array(buffer, byteOffset, byteLength);
+    case 'int16': return new Int16Array(buffer, byteOffset, byteLength / 2);
+    case 'int32': case 'date32': case 'dictionary': return new Int32Array(buffer, byteOffset, byteLength / 4);
+    case 'int64': case 'timestamp': return new BigInt64Array(buffer, byteOffset, byteLength / 8);
+    case 'uint16': case 'float16': return new Uint16Array(buffer, byteOffset, byteLength / 2);
+    case 'uint32': return new Uint32Array(buffer, byteOffset, byteLength / 4);
+    case 'uint64': return new BigUint64Array(buffer, byteOffset, byteLength / 8);
+    case 'float32': return new Float32Array(buffer, byteOffset, byteLength / 4);
+    case 'float64': return new Float64Array(buffer, byteOffset, byteLength / 8);
+    default: return b;
+  }
+}
+
+function i32(b: Uint8Array): Int32Array {
+  return new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+}
+
+function buildData(c: ColumnDesc, type: DataType, bytes: Bytes): Data {
+  const nullBitmap = c.validity >= 0 ? bytes(c.validity) : undefined;
+  const base = { type, length: c.len, nullCount: c.nulls, nullBitmap } as const;
+  const child = (i: number) => buildData(c.children[i]!.col, (type.children[i] as Field).type, bytes);
+  switch (c.type) {
+    case 'null':
+      return makeData({ type: type as Null, length: c.len, nullCount: c.len });
+    case 'utf8':
+    case 'binary':
+      return makeData({ ...base, type: type as Utf8, valueOffsets: i32(bytes(c.buffers[0]!)), data: bytes(c.buffers[1]!) });
+    case 'list':
+      return makeData({ ...base, type: type as List, valueOffsets: i32(bytes(c.buffers[0]!)), child: child(0) });
+    case 'fixedsizelist':
+      return makeData({ ...base, type: type as FixedSizeList, child: child(0) });
+    case 'struct':
+      return makeData({ ...base, type: type as Struct, children: c.children.map((_, i) => child(i)) });
+    case 'dictionary': {
+      const dictDesc = c.children[0]!.col;
+      const dict = buildData(dictDesc, new Utf8(), bytes);
+      return makeData({ ...base, type: type as Dictionary, data: i32(bytes(c.buffers[0]!)), dictionary: makeVectorFromData(dict) });
+    }
+    default:
+      return makeData({ ...base, type: type as Int32, data: typed(c.type, bytes(c.buffers[0]!)) as Int32Array });
+  }
+}
+
+// Arrow JS builds a dictionary Vector from Data via the Vector constructor.
+function makeVectorFromData(d: Data): Vector {
+  return new Vector([d]);
+}
+
+/**
+ * Turn a wasm batch handle into an Arrow RecordBatch. With `copy` (the default) every
+ * buffer is copied into JS-owned memory and the handle can be freed right after.
+ */
+export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true): RecordBatch {
+  const desc = JSON.parse(h.schema()) as BatchDesc;
+  const ptrs = h.buffers();
+  const mem = wasm.memory.buffer;
+  const bytes: Bytes = (i) => {
+    const ptr = ptrs[2 * i]!;
+    const len = ptrs[2 * i + 1]!;
+    // slice() of the ArrayBuffer gives a fresh, 8-byte aligned, JS-owned copy.
+    return copy ? new Uint8Array(mem.slice(ptr, ptr + len)) : new Uint8Array(mem, ptr, len);
+  };
+  const fields = desc.fields.map(arrowField);
+  const children = desc.fields.map((f, i) => buildData(f.col, fields[i]!.type, bytes));
+  const schema = new Schema(fields);
+  const data = makeData({ type: new Struct(fields), length: desc.rows, nullCount: 0, children });
+  return new RecordBatch(schema, data);
+}
+
+export function toTable(batches: RecordBatch[]): Table {
+  return new Table(batches);
+}

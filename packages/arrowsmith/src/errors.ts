@@ -1,0 +1,57 @@
+/** Where a decoder found a problem: which format, which byte, and why. */
+export type DecodeErrorCode =
+  | 'truncated'
+  | 'invalid'
+  | 'out-of-bounds'
+  | 'too-deep'
+  | 'invalid-utf8'
+  | 'type-mismatch'
+  | 'unsupported'
+  | 'checksum'
+  | 'compression'
+  | 'not-found'
+  | 'need-bytes';
+
+/** Thrown for malformed or unsupported input. `offset` is a byte offset into the input/file. */
+export class DecodeError extends Error {
+  readonly format: string;
+  readonly offset: number;
+  readonly code: DecodeErrorCode;
+
+  constructor(format: string, offset: number, code: DecodeErrorCode, message: string) {
+    super(`${format} decode error at byte ${offset}: ${message}`);
+    this.name = 'DecodeError';
+    this.format = format;
+    this.offset = offset;
+    this.code = code;
+  }
+}
+
+interface WireError {
+  arrowsmith: true;
+  format: string;
+  offset: number;
+  code: DecodeErrorCode;
+  message: string;
+}
+
+/** Run a wasm call, turning the boundary's JSON error strings into `DecodeError`s. */
+export function wasmCall<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw toDecodeError(e);
+  }
+}
+
+export function toDecodeError(e: unknown): unknown {
+  if (typeof e === 'string' && e.startsWith('{"arrowsmith":true')) {
+    const w = JSON.parse(e) as WireError;
+    return new DecodeError(w.format, w.offset, w.code, w.message);
+  }
+  if (e instanceof WebAssembly.RuntimeError) {
+    // A trap is a bug in Arrowsmith, never the caller's fault: say so plainly.
+    return new Error(`arrowsmith: internal error in the wasm decoder (${e.message}); please report it with the input`);
+  }
+  return e;
+}

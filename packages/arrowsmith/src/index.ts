@@ -1,0 +1,30 @@
+/**
+ * Arrowsmith: binary scientific and telemetry formats decoded by a Rust/wasm core straight
+ * into Apache Arrow JS tables.
+ *
+ * ```ts
+ * import { init, decodeMsgpack } from 'arrowsmith';
+ * await init();                      // browsers; optional in Node
+ * const table = decodeMsgpack(bytes); // an apache-arrow Table
+ * ```
+ */
+import { current, load, normalizeInit, type InitOptions, type WasmSource } from './wasm.js';
+
+export { DecodeError, type DecodeErrorCode } from './errors.js';
+export { decodeMsgpack, decodeMsgpackStream, type MsgpackOptions, type MsgpackStreamOptions, type ChunkSource } from './msgpack.js';
+export { simdSupported, type InitOptions, type WasmSource } from './wasm.js';
+
+/**
+ * Load the wasm module. With no argument the package's own files are used and the SIMD
+ * build is chosen when the engine supports it and passes a correctness probe.
+ * Accepts bytes, a URL, a Response, or `{ simd?, source?, baseUrl? }`.
+ */
+export async function init(arg?: WasmSource | InitOptions): Promise<{ simd: boolean }> {
+  const l = await load(normalizeInit(arg));
+  return { simd: l.simd };
+}
+
+/** Which build is running: true for SIMD128. Loads the module first in Node. */
+export function simdActive(): boolean {
+  return current().simd;
+}

@@ -1,0 +1,116 @@
+/** MessagePack → Arrow: whole buffers and streams of chunks. */
+import type { RecordBatch, Table } from 'apache-arrow';
+import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
+import { toDecodeError, wasmCall } from './errors.js';
+import { current, type Loaded } from './wasm.js';
+
+export interface MsgpackOptions {
+  /**
+   * How top-level values map to rows. `auto` (default): one top-level array → its
+   * elements are the rows; anything else → each top-level value is a row.
+   */
+  layout?: 'auto' | 'array' | 'stream';
+  /** Nesting limit; deeper input is a DecodeError. Default 256. */
+  maxDepth?: number;
+  /** Set false to switch the SIMD/bulk fast paths off (for benchmarking). Default true. */
+  fastPath?: boolean;
+  /**
+   * Default true: the table owns its memory. `false` returns views into wasm memory that
+   * stay valid only until the next Arrowsmith call (they are then freed and may move).
+   */
+  copy?: boolean;
+}
+
+export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'> {
+  /** Rows per emitted RecordBatch. Default 65536. */
+  batchRows?: number;
+}
+
+const LAYOUT = { auto: 0, array: 1, stream: 2 } as const;
+
+/** The one batch whose buffers are lent out as views (copy: false) until the next call. */
+let lent: WasmBatchHandle | undefined;
+
+export function releaseLent(): void {
+  lent?.free();
+  lent = undefined;
+}
+
+export function decodeWith(w: Loaded, bytes: Uint8Array, options: MsgpackOptions = {}): Table {
+  releaseLent();
+  const h = wasmCall(() =>
+    w.glue.decodeMsgpack(bytes, LAYOUT[options.layout ?? 'auto'], options.fastPath ?? true, options.maxDepth ?? 256),
+  ) as WasmBatchHandle;
+  const copy = options.copy ?? true;
+  try {
+    return toTable([toRecordBatch(w, h, copy)]);
+  } finally {
+    if (copy) h.free();
+    else lent = h;
+  }
+}
+
+/** Decode a whole MessagePack buffer into an Arrow Table. */
+export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions): Table {
+  return decodeWith(current(), bytes, options);
+}
+
+export type ChunkSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+async function* chunks(source: ChunkSource): AsyncGenerator<Uint8Array> {
+  if (typeof (source as ReadableStream).getReader === 'function') {
+    const reader = (source as ReadableStream<Uint8Array>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } else {
+    yield* source as AsyncIterable<Uint8Array>;
+  }
+}
+
+/**
+ * Decode MessagePack as its bytes arrive (e.g. a `fetch` body): a RecordBatch is yielded
+ * as soon as `batchRows` complete rows have arrived; the rest comes at the end.
+ */
+export async function* decodeMsgpackStreamWith(
+  w: Loaded,
+  source: ChunkSource,
+  options: MsgpackStreamOptions = {},
+): AsyncGenerator<RecordBatch> {
+  const rows = options.batchRows ?? 65536;
+  if (!(rows >= 1)) throw new RangeError('batchRows must be at least 1');
+  const s = new w.glue.MsgpackStream(LAYOUT[options.layout ?? 'auto'], options.fastPath ?? true, options.maxDepth ?? 256);
+  const take = (h: WasmBatchHandle | undefined): RecordBatch | undefined => {
+    if (!h) return undefined;
+    try {
+      return toRecordBatch(w, h, true);
+    } finally {
+      h.free();
+    }
+  };
+  try {
+    for await (const chunk of chunks(source)) {
+      wasmCall(() => s.push(chunk));
+      while (s.readyRows() >= rows) {
+        const b = take(wasmCall(() => s.takeBatch(rows)) as WasmBatchHandle | undefined);
+        if (b) yield b;
+      }
+    }
+    const last = take(wasmCall(() => s.finish()) as WasmBatchHandle | undefined);
+    if (last && last.numRows > 0) yield last;
+  } catch (e) {
+    throw toDecodeError(e);
+  } finally {
+    s.free();
+  }
+}
+
+export function decodeMsgpackStream(source: ChunkSource, options?: MsgpackStreamOptions): AsyncGenerator<RecordBatch> {
+  return decodeMsgpackStreamWith(current(), source, options);
+}

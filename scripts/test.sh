@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every test: Rust (native), the wasm SIMD guard, vitest in Node (both builds), browser tests.
+# Ends with one summary line "all: N passed, M failed".
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$root/node_modules/.bin:$PATH"
+mkdir -p test-output
+passed=0; failed=0; status=0
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "cargo test (native)"
+cargo test --workspace 2>&1 | tee test-output/cargo.log
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' test-output/cargo.log)
+passed=$((passed + p)); failed=$((failed + f))
+
+step "scalar .wasm has no v128 instruction"
+if node scripts/check-wasm.mjs; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
+
+step "vitest (Node, SIMD and scalar builds)"
+vitest run --root packages/arrowsmith --reporter=default --reporter=json --outputFile=../../test-output/vitest.json || status=1
+if [ -f test-output/vitest.json ]; then
+  read -r p f < <(node -e 'const r=require("./test-output/vitest.json"); console.log(r.numPassedTests, r.numFailedTests)')
+  passed=$((passed + p)); failed=$((failed + f))
+else
+  failed=$((failed + 1))
+fi
+
+step "browser tests (headless Chromium)"
+if bash scripts/setup-browser.sh; then
+  node tests/browser/run.mjs | tee test-output/browser.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  read -r p f < <(awk '/^browser: / { print $2, $4 }' test-output/browser.log)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  status=1; failed=$((failed + 1))
+fi
+
+echo
+echo "all: $passed passed, $failed failed"
+[ "$failed" = 0 ] || status=1
+exit $status

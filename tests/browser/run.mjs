@@ -1,0 +1,164 @@
+#!/usr/bin/env node
+// Browser tests in headless Chromium (Debian's /usr/bin/chromium via playwright-core):
+//  1. the MessagePack suite against the browser entry, SIMD and scalar builds;
+//  2. the packed tarball installed into a fresh project, used from Node (ESM and CJS) and
+//     from an esbuild bundle in the browser;
+//  3. the demo: a sample decoded in the worker, and a corrupt file shown as an error.
+// Prints "browser: N passed, M failed" and exits non-zero on failure.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer as startDemo } from '../../web-demo/serve.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const outDir = join(root, 'test-output/browser');
+mkdirSync(outDir, { recursive: true });
+let passed = 0;
+let failed = 0;
+const report = (ok, name, detail = '') => {
+  ok ? passed++ : failed++;
+  console.log(`${ok ? '  ✓' : '  ✗'} ${name}${ok || !detail ? '' : `\n      ${detail}`}`);
+};
+
+const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+function serveDir(dir) {
+  const server = createServer((req, res) => {
+    const path = join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    try {
+      const body = readFileSync(path.endsWith('/') ? join(path, 'index.html') : path);
+      res.writeHead(200, { 'Content-Type': MIME[extname(path)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+const urlOf = (server) => `http://127.0.0.1:${server.address().port}/`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+
+async function pageResults(url, name) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => window.__results, null, { timeout: 120_000 });
+  const results = await page.evaluate(() => window.__results);
+  for (const r of results) report(r.ok, `${name}: ${r.name}`, r.detail);
+  if (errors.length) report(false, `${name}: page errors`, errors.join('; '));
+  await page.close();
+}
+
+try {
+  // 1. The suite against the browser entry.
+  {
+    console.log('MessagePack suite in Chromium');
+    const dir = join(outDir, 'suite');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'fixtures'), { recursive: true });
+    await build({
+      entryPoints: [join(root, 'tests/browser/suite.ts')],
+      bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'suite.js'), logLevel: 'warning',
+      conditions: ['browser', 'import', 'default'],
+    });
+    cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });
+    const fixtures = readdirSync(join(root, 'fixtures/msgpack')).filter((f) => f.endsWith('.msgpack'));
+    for (const f of fixtures) cpSync(join(root, 'fixtures/msgpack', f), join(dir, 'fixtures', f));
+    writeFileSync(join(dir, 'fixtures/index.json'), JSON.stringify(fixtures));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
+    const server = await serveDir(dir);
+    await pageResults(`${urlOf(server)}?simd=1`, 'simd');
+    await pageResults(`${urlOf(server)}?simd=0`, 'scalar');
+    server.close();
+  }
+
+  // 2. The packed tarball in a fresh project.
+  {
+    console.log('packed tarball in a fresh project');
+    const tmp = mkdtempSync(join(tmpdir(), 'arrowsmith-pack-'));
+    const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: join(root, 'packages/arrowsmith') }).toString().trim().split('\n').pop();
+    writeFileSync(join(tmp, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', join(tmp, tgz)], { cwd: tmp, stdio: 'inherit' });
+    const fixture = join(root, 'fixtures/msgpack/py_records.msgpack');
+    // The reference: the same file decoded by @msgpack/msgpack (from this repo's deps).
+    const { decode } = await import('@msgpack/msgpack');
+    const rows = decode(readFileSync(fixture));
+    const want = JSON.stringify({ rows: rows.length, id7: rows[7].id, name7: rows[7].name, temp7: rows[7].temp });
+    const probe = (t) => JSON.stringify({ rows: t.numRows, id7: t.get(7).id, name7: t.get(7).name, temp7: t.get(7).temp });
+    writeFileSync(join(tmp, 'esm.mjs'), `import { readFileSync } from 'node:fs'; import { decodeMsgpack } from 'arrowsmith';
+const t = decodeMsgpack(readFileSync(${JSON.stringify(fixture)})); console.log((${probe})(t));`);
+    writeFileSync(join(tmp, 'cjs.cjs'), `const { readFileSync } = require('node:fs'); const { decodeMsgpack } = require('arrowsmith');
+const t = decodeMsgpack(readFileSync(${JSON.stringify(fixture)})); console.log((${probe})(t));`);
+    for (const f of ['esm.mjs', 'cjs.cjs']) {
+      let got = '';
+      try {
+        got = execFileSync('node', [f], { cwd: tmp }).toString().trim();
+      } catch (e) {
+        got = String(e.stderr ?? e);
+      }
+      report(got === want, `node ${f.endsWith('cjs') ? 'require (CJS)' : 'import (ESM)'} of the installed tarball`, `${got} != ${want}`);
+    }
+    // An app bundled by esbuild from the installed package, run in Chromium.
+    const web = join(tmp, 'web');
+    mkdirSync(web);
+    writeFileSync(join(tmp, 'app.js'), `import { init, decodeMsgpack } from 'arrowsmith';
+const probe = ${probe};
+(async () => { try { await init({ baseUrl: new URL('./wasm/', location.href) });
+  const t = decodeMsgpack(new Uint8Array(await (await fetch('f.msgpack')).arrayBuffer()));
+  window.__results = [{ name: 'decodes', ok: probe(t) === ${JSON.stringify(want)}, detail: probe(t) }];
+} catch (e) { window.__results = [{ name: 'decodes', ok: false, detail: String(e) }]; } })();`);
+    await build({ entryPoints: [join(tmp, 'app.js')], bundle: true, format: 'esm', platform: 'browser', outfile: join(web, 'app.js'), absWorkingDir: tmp, logLevel: 'warning' });
+    cpSync(join(tmp, 'node_modules/arrowsmith/wasm'), join(web, 'wasm'), { recursive: true });
+    cpSync(fixture, join(web, 'f.msgpack'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><script type="module" src="app.js"></script>');
+    const server = await serveDir(web);
+    await pageResults(urlOf(server), 'esbuild bundle of the installed tarball');
+    server.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  // 3. The demo.
+  {
+    console.log('web demo');
+    const server = await startDemo(0);
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(urlOf(server));
+    await page.locator('button.sample').first().click();
+    await page.locator('#result:not([hidden])').waitFor({ timeout: 60_000 });
+    const rows = await page.locator('#rows').textContent();
+    const worker = await page.evaluate(() => window.arrowsmithDemo.workerUsed);
+    const isolated = await page.evaluate(() => crossOriginIsolated);
+    report(rows?.replace(/\D/g, '') === '20000', 'sample decoded: 20,000 rows shown', rows);
+    report(worker, 'decoding ran in the worker');
+    report(isolated, 'page is cross-origin isolated (COOP/COEP)');
+    await page.screenshot({ path: join(outDir, 'demo-sample.png'), fullPage: true });
+    // A corrupt file dropped on the page shows a readable error with the offset.
+    await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array([0x93, 0x01, 0xc1, 0x02])], 'corrupt.msgpack'));
+      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    await page.locator('#error:not([hidden])').waitFor({ timeout: 30_000 });
+    const err = await page.locator('#error').textContent();
+    report(/byte 2/.test(err ?? ''), 'corrupt file → error with its offset', err);
+    await page.screenshot({ path: join(outDir, 'demo-error.png'), fullPage: true });
+    report(errors.length === 0, 'no page errors', errors.join('; '));
+    await page.close();
+    server.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
