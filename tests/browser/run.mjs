@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { startServer as startDemo } from '../../web-demo/serve.mjs';
+import { demoTests } from './demo.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const outDir = join(root, 'test-output/browser');
@@ -28,9 +28,10 @@ const report = (ok, name, detail = '') => {
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
 function serveDir(dir) {
   const server = createServer((req, res) => {
-    const path = join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let path = join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (path.endsWith('/')) path = join(path, 'index.html');
     try {
-      const body = readFileSync(path.endsWith('/') ? join(path, 'index.html') : path);
+      const body = readFileSync(path);
       res.writeHead(200, { 'Content-Type': MIME[extname(path)] ?? 'application/octet-stream' });
       res.end(body);
     } catch {
@@ -126,37 +127,9 @@ const probe = ${probe};
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  // 3. The demo.
-  {
-    console.log('web demo');
-    const server = await startDemo(0);
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(urlOf(server));
-    await page.locator('button.sample').first().click();
-    await page.locator('#result:not([hidden])').waitFor({ timeout: 60_000 });
-    const rows = await page.locator('#rows').textContent();
-    const worker = await page.evaluate(() => window.arrowsmithDemo.workerUsed);
-    const isolated = await page.evaluate(() => crossOriginIsolated);
-    report(rows?.replace(/\D/g, '') === '20000', 'sample decoded: 20,000 rows shown', rows);
-    report(worker, 'decoding ran in the worker');
-    report(isolated, 'page is cross-origin isolated (COOP/COEP)');
-    await page.screenshot({ path: join(outDir, 'demo-sample.png'), fullPage: true });
-    // A corrupt file dropped on the page shows a readable error with the offset.
-    await page.evaluate(() => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([new Uint8Array([0x93, 0x01, 0xc1, 0x02])], 'corrupt.msgpack'));
-      document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    });
-    await page.locator('#error:not([hidden])').waitFor({ timeout: 30_000 });
-    const err = await page.locator('#error').textContent();
-    report(/byte 2/.test(err ?? ''), 'corrupt file → error with its offset', err);
-    await page.screenshot({ path: join(outDir, 'demo-error.png'), fullPage: true });
-    report(errors.length === 0, 'no page errors', errors.join('; '));
-    await page.close();
-    server.close();
-  }
+  // 3. The demo (tests/browser/demo.mjs).
+  console.log('web demo');
+  await demoTests({ browser, report, outDir });
 } finally {
   await browser.close();
 }
