@@ -2,7 +2,7 @@
 // Bundle the demo with esbuild into web-demo/dist: a static folder that works from any
 // static host (the .wasm files and samples are copied beside the bundle).
 import { build } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +16,9 @@ await build({
   format: 'esm',
   target: 'es2022',
   outdir: dist,
+  // Heavy peers (h5wasm, jsfive) are split into chunks loaded only when benchmarked.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: true,
   minify: true,
   logLevel: 'warning',
@@ -24,9 +27,25 @@ await build({
   mainFields: ['browser', 'module', 'main'],
   conditions: ['browser', 'import', 'default'],
 });
+// The peers' multi-megabyte source maps (h5wasm embeds its wasm) are not worth shipping.
+for (const f of readdirSync(join(dist, 'chunks'))) if (f.endsWith('.map') && statSync(join(dist, 'chunks', f)).size > 2e6) rmSync(join(dist, 'chunks', f));
 const wasmDir = join(here, '../packages/arrowsmith/wasm');
 for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) cpSync(join(wasmDir, f), join(dist, 'wasm', f));
 cpSync(join(here, 'public'), dist, { recursive: true });
 const samples = join(here, '../fixtures/samples');
 if (existsSync(samples)) cpSync(samples, join(dist, 'samples'), { recursive: true });
+// Extra samples owned by the demo (web-demo/samples.json), taken from the test fixtures when
+// they exist, appended to the shared samples index.
+{
+  const indexFile = join(dist, 'samples/index.json');
+  mkdirSync(join(dist, 'samples'), { recursive: true });
+  const index = existsSync(indexFile) ? JSON.parse(readFileSync(indexFile, 'utf8')) : [];
+  for (const s of JSON.parse(readFileSync(join(here, 'samples.json'), 'utf8'))) {
+    const src = join(here, s.src);
+    if (!existsSync(src) || index.some((x) => x.file === s.file)) continue;
+    cpSync(src, join(dist, 'samples', s.file));
+    index.push({ file: s.file, label: s.label, format: s.format });
+  }
+  writeFileSync(indexFile, JSON.stringify(index, null, 1));
+}
 console.log(`demo built: ${dist}`);

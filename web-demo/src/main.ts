@@ -1,96 +1,459 @@
-// The demo page: pick/drop a file or a sample, decode it in a worker, show schema and rows.
-import { tableFromIPC, type Table } from 'apache-arrow';
-import type { DecodeReply, DecodeRequest } from './worker.js';
+// The demo page: pick/drop a file or a sample; the worker sniffs and opens it; browse its
+// structure, read a selection, see the Arrow schema, rows (virtualized), a time-series
+// chart and sequence plots; benchmark decoders in workers; host info; export/import results.
+import { DataType, tableFromIPC, type Table } from 'apache-arrow';
+import { DECODERS, type BenchResult } from './bench.js';
+import { barChart, isNumeric, plotSequence, TimeChart, type Bar } from './charts.js';
+import { FORMAT_LABEL } from './formats/index.js';
+import type { Selection, TreeNode } from './formats/types.js';
+import { cellText, esc, Grid, numericSequence } from './grid.js';
+import { archText, hostInfo, hostLabel, type HostInfo } from './host.js';
+import { sniff, type FormatName } from './sniff.js';
+import type { WireError, WorkerReply, WorkerRequest } from './worker.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
-const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-let nextId = 1;
-const pending = new Map<number, (r: DecodeReply) => void>();
-worker.onmessage = (ev: MessageEvent<DecodeReply>) => {
-  pending.get(ev.data.id)?.(ev.data);
-  pending.delete(ev.data.id);
-};
-(window as unknown as { arrowsmithDemo: object }).arrowsmithDemo = { workerUsed: false };
 
-function decodeInWorker(bytes: ArrayBuffer): Promise<DecodeReply> {
-  const id = nextId++;
-  return new Promise((resolve) => {
-    pending.set(id, resolve);
-    worker.postMessage({ id, bytes } satisfies DecodeRequest, [bytes]);
-  });
+// ---------------------------------------------------------------- workers
+type Req = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+class WorkerClient {
+  private readonly w: Worker;
+  private next = 1;
+  private readonly pending = new Map<number, { resolve: (r: WorkerReply) => void; progress?: (done: number, total: number, phase: string) => void }>();
+  constructor(query: string) {
+    this.w = new Worker(new URL(`./worker.js${query}`, import.meta.url), { type: 'module' });
+    this.w.onmessage = (ev: MessageEvent<WorkerReply>) => {
+      const m = ev.data;
+      demo.workerMessages++;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      if (m.type === 'progress') return p.progress?.(m.done, m.total, m.phase);
+      this.pending.delete(m.id);
+      p.resolve(m);
+    };
+    this.w.onerror = (ev) => {
+      for (const [id, p] of this.pending) p.resolve({ type: 'error', id, error: { message: `the worker failed: ${ev.message || 'could not load worker.js'}` } });
+      this.pending.clear();
+    };
+  }
+  terminate() {
+    this.w.terminate();
+  }
+  request(msg: Req, progress?: (done: number, total: number, phase: string) => void): Promise<WorkerReply> {
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve, progress });
+      this.w.postMessage({ ...msg, id } as WorkerRequest);
+    });
+  }
 }
 
-function showError(text: string) {
+/** State exposed for the end-to-end tests. */
+const demo = {
+  workerUsed: false,
+  workerMessages: 0,
+  progressEvents: 0,
+  /** The longest main-thread task seen (ms), from a PerformanceObserver on long tasks. */
+  longestTask: 0,
+  format: undefined as FormatName | undefined,
+  table: undefined as Table | undefined,
+  host: undefined as HostInfo | undefined,
+  bench: undefined as BenchSet | undefined,
+  imported: [] as BenchSet[],
+  busy: false,
+  grid: undefined as Grid | undefined,
+};
+(window as unknown as { arrowsmithDemo: typeof demo }).arrowsmithDemo = demo;
+
+const main = new WorkerClient('');
+// Benchmark workers are fresh for each run (a peer that aborts, like h5wasm on some files,
+// cannot spoil the next run) and terminated afterwards (their memory is released).
+let benchWorkers: Partial<Record<'simd' | 'scalar', WorkerClient>> = {};
+const benchWorker = (k: 'simd' | 'scalar') => (benchWorkers[k] ??= new WorkerClient(k === 'simd' ? '?simd=1' : '?simd=0'));
+function endBenchWorkers() {
+  for (const w of Object.values(benchWorkers)) w.terminate();
+  benchWorkers = {};
+}
+
+// ---------------------------------------------------------------- state
+let file: File | undefined;
+let format: FormatName | undefined;
+let timeColumn: string | undefined;
+let timeFilterPushed = false;
+const sel: { path?: string; columns: Set<string>; devices: Set<string>; start?: number; end?: number } = { columns: new Set(), devices: new Set() };
+const grid = (demo.grid = new Grid($('table')));
+const chart = new TimeChart($<HTMLCanvasElement>('chart'));
+let generation = 0;
+let openedText = '';
+
+function errorMessage(name: string, e: WireError): string {
+  if (e.offset !== undefined && e.format) {
+    const why = e.message.replace(/^.*?decode error at byte \d+:\s*/, '');
+    return `Could not decode ${name}: ${e.format} error at byte ${e.offset.toLocaleString('en-US').replace(/,/g, '')} (${e.code ?? 'invalid'}): ${why}`;
+  }
+  return `${e.name === 'UnsupportedError' ? '' : `Could not open ${name}: `}${e.message}`;
+}
+
+function showError(text: string, notice = false) {
   const el = $('error');
   el.textContent = text;
+  el.classList.toggle('notice', notice);
   el.hidden = false;
-  $('result').hidden = true;
 }
 
-function renderTable(table: Table, limit = 100) {
-  const names = table.schema.fields.map((f) => f.name);
-  const rows = Math.min(limit, table.numRows);
-  const cell = (v: unknown) => {
-    if (v === null || v === undefined) return '∅';
-    if (typeof v === 'object' && v !== null && 'toJSON' in v) return JSON.stringify((v as { toJSON(): unknown }).toJSON(), (_, x) => (typeof x === 'bigint' ? x.toString() : x));
-    return String(v);
-  };
-  let html = '<table><thead><tr><th>#</th>' + names.map((n) => `<th>${escape(n)}</th>`).join('') + '</tr></thead><tbody>';
-  const cols = names.map((_, i) => table.getChildAt(i)!);
-  for (let r = 0; r < rows; r++) {
-    html += `<tr><td>${r}</td>` + cols.map((c) => `<td>${escape(cell(c.get(r)))}</td>`).join('') + '</tr>';
-  }
-  $('table').innerHTML = html + '</tbody></table>';
+function progress(done: number, total: number, phase: string) {
+  demo.progressEvents++;
+  $('progress-box').hidden = false;
+  const p = $<HTMLProgressElement>('progress');
+  p.max = total || 1;
+  p.value = done;
+  $('progress-text').textContent = `${phase} ${((100 * done) / (total || 1)).toFixed(0)}% (${fmtBytes(done)} of ${fmtBytes(total)})`;
 }
 
-function escape(s: string) {
-  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
+const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`);
 
-async function open(name: string, bytes: ArrayBuffer) {
+// ---------------------------------------------------------------- opening
+async function open(f: File) {
+  const gen = ++generation;
+  file = f;
+  demo.busy = true;
   $('error').hidden = true;
-  $('status').textContent = `Decoding ${name} (${bytes.byteLength.toLocaleString()} bytes)…`;
-  const reply = await decodeInWorker(bytes);
-  (window as unknown as { arrowsmithDemo: { workerUsed: boolean } }).arrowsmithDemo.workerUsed = true;
-  if (!reply.ok) {
-    const e = reply.error;
-    $('status').textContent = `${name}: failed`;
-    return showError(e.offset !== undefined ? `${e.format} error at byte ${e.offset} (${e.code}): ${e.message}` : e.message);
+  $('workspace').hidden = true;
+  $('result').hidden = true;
+  $('progress-box').hidden = true;
+  $<HTMLButtonElement>('bench-run').disabled = true;
+  sel.path = undefined;
+  sel.columns.clear();
+  sel.devices.clear();
+  sel.start = sel.end = undefined;
+  $<HTMLInputElement>('sel-offset').value = $<HTMLInputElement>('sel-limit').value = '';
+  // Sniff on the main thread too, for the file info line (only the first KiB... up to 1 MiB for HDF5 user blocks).
+  const head = new Uint8Array(await f.slice(0, Math.min(f.size, 1 << 20)).arrayBuffer());
+  const sniffed = sniff(head);
+  // The peers can be benchmarked on the file even when Arrowsmith cannot open it.
+  format = demo.format = sniffed;
+  $('fileinfo').hidden = false;
+  $('filename').textContent = f.name;
+  $('format').textContent = FORMAT_LABEL[sniffed];
+  $('size').textContent = `${f.size.toLocaleString('en-US')} bytes (${fmtBytes(f.size)})`;
+  $('status').textContent = `Opening ${f.name} in a worker…`;
+  const reply = await main.request({ type: 'open', file: f, name: f.name }, progress);
+  if (gen !== generation) return;
+  demo.workerUsed = true;
+  $('progress-box').hidden = true;
+  $<HTMLButtonElement>('bench-run').disabled = false;
+  if (reply.type === 'error') {
+    demo.busy = false;
+    $('status').textContent = `${f.name}: ${reply.error.name === 'UnsupportedError' ? 'not supported yet' : 'failed'}`;
+    return showError(errorMessage(f.name, reply.error), reply.error.name === 'UnsupportedError');
   }
+  if (reply.type !== 'opened') return;
+  format = demo.format = reply.format;
+  timeColumn = reply.timeColumn;
+  timeFilterPushed = !!reply.timeFilterPushed;
+  $('format').textContent = FORMAT_LABEL[reply.format];
+  openedText = `opened in ${reply.ms.toFixed(1)} ms by the ${reply.simd ? 'SIMD' : 'scalar'} build`;
+  $('status').textContent = `${f.name}: ${FORMAT_LABEL[reply.format]}, ${openedText} (in a worker)`;
+  sel.path = reply.initial.path;
+  renderTree(reply.tree);
+  $('workspace').hidden = false;
+  await read();
+  demo.busy = false;
+}
+
+// ---------------------------------------------------------------- structure tree
+function renderTree(tree: TreeNode[]) {
+  const li = (n: TreeNode): string => {
+    const pickable = n.path !== undefined;
+    const box =
+      n.column !== undefined
+        ? `<input type="checkbox" data-column="${esc(n.column)}"${sel.columns.has(n.column) ? ' checked' : ''}> `
+        : n.device !== undefined
+          ? `<input type="checkbox" data-device="${esc(n.device)}"> `
+          : '';
+    const label = `<span class="node${pickable ? ' pickable' : ''}${pickable && n.path === sel.path ? ' current' : ''}"${pickable ? ` data-path="${esc(n.path!)}"` : ''}><span class="kind ${n.kind}">${n.kind}</span>${esc(n.label)}</span>`;
+    const detail = n.detail ? `<span class="detail">${esc(n.detail)}</span>` : '';
+    const kids = n.children?.length ? `<ul>${n.children.map(li).join('')}</ul>` : '';
+    return `<li>${box}<label>${label}</label>${detail}${kids}</li>`;
+  };
+  $('tree').innerHTML = tree.length ? `<ul>${tree.map(li).join('')}</ul>` : '<p class="muted">(empty)</p>';
+  describeSelection();
+}
+
+$('tree').addEventListener('change', (ev) => {
+  const box = ev.target as HTMLInputElement;
+  const set = box.dataset.column !== undefined ? sel.columns : sel.devices;
+  const key = box.dataset.column ?? box.dataset.device!;
+  box.checked ? set.add(key) : set.delete(key);
+  describeSelection();
+});
+$('tree').addEventListener('click', (ev) => {
+  const node = (ev.target as HTMLElement).closest<HTMLElement>('[data-path]');
+  if (!node) return;
+  ev.preventDefault();
+  sel.path = node.dataset.path;
+  sel.start = sel.end = undefined;
+  $('tree').querySelectorAll('.current').forEach((e) => e.classList.remove('current'));
+  node.classList.add('current');
+  describeSelection();
+  void read();
+});
+$('read').addEventListener('click', () => void read());
+for (const id of ['sel-offset', 'sel-limit']) $(id).addEventListener('change', describeSelection);
+$('clear-sel').addEventListener('click', () => {
+  sel.columns.clear();
+  sel.devices.clear();
+  sel.start = sel.end = undefined;
+  $('tree').querySelectorAll<HTMLInputElement>('input[type=checkbox]').forEach((b) => (b.checked = false));
+  describeSelection();
+  void read();
+});
+
+function describeSelection() {
+  const parts = [];
+  if (sel.path) parts.push(`reading ${sel.path}`);
+  parts.push(sel.columns.size ? `columns: ${[...sel.columns].join(', ')}` : 'all columns');
+  if (sel.devices.size) parts.push(`devices: ${[...sel.devices].join(', ')}`);
+  const from = $<HTMLInputElement>('sel-offset').value;
+  const max = $<HTMLInputElement>('sel-limit').value;
+  if (from || max) parts.push(`rows ${from || 0}${max ? ` + ${max}` : '…'}`);
+  if (sel.start !== undefined) parts.push(`time ${new Date(sel.start).toISOString()} → ${new Date(sel.end!).toISOString()}`);
+  $('selection').textContent = parts.join(' · ');
+}
+
+// ---------------------------------------------------------------- reading and showing
+async function read() {
+  const gen = generation;
+  const num = (id: string) => {
+    const v = $<HTMLInputElement>(id).value;
+    return v === '' || !(Number(v) >= 0) ? undefined : Math.floor(Number(v));
+  };
+  const s: Selection = { path: sel.path, columns: [...sel.columns], devices: [...sel.devices], start: sel.start, end: sel.end, offset: num('sel-offset'), limit: num('sel-limit') };
+  $('status').textContent = `Reading ${sel.path ?? file?.name ?? ''}…`;
+  const reply = await main.request({ type: 'read', sel: s });
+  if (gen !== generation) return;
+  if (reply.type === 'error') {
+    $('status').textContent = 'read failed';
+    return showError(errorMessage(file?.name ?? 'file', reply.error), reply.error.name === 'UnsupportedError');
+  }
+  if (reply.type !== 'table') return;
+  $('error').hidden = true;
   const table = tableFromIPC(reply.ipc);
-  $('status').textContent = `${name}: ${reply.format}, decoded in ${reply.ms.toFixed(2)} ms (${reply.simd ? 'SIMD' : 'scalar'} build, in a worker)`;
-  $('rows').textContent = `${table.numRows.toLocaleString()} rows`;
+  demo.table = table;
+  $('status').textContent = `${file?.name}: ${FORMAT_LABEL[format!]}, ${openedText}; ${table.numRows.toLocaleString('en-US')} rows read in ${reply.ms.toFixed(1)} ms (in a worker)`;
+  showTable(table, format === 'tsfile' ? 0 : (s.offset ?? 0));
+}
+
+function showTable(table: Table, base = 0) {
+  $('rows').textContent = `${table.numRows.toLocaleString('en-US')} rows × ${table.numCols} columns`;
   $('schema').textContent = table.schema.fields.map((f) => `${f.name}: ${f.type}${f.nullable ? '' : ' not null'}`).join('\n');
   $('result').hidden = false;
-  renderTable(table);
+  $('cellplot-panel').hidden = true;
+  grid.setTable(table, base);
+  // The time-series chart: selected numeric columns (else all numeric ones) against time.
+  const hasTime = timeColumn !== undefined && table.getChild(timeColumn) !== null;
+  $('chart-panel').hidden = !hasTime;
+  if (hasTime) {
+    const numeric = table.schema.fields.filter((f) => isNumeric(f.type) && f.name !== timeColumn).map((f) => f.name);
+    // Ticked columns, else the first numeric one (series of unrelated scales share one axis).
+    const wanted = sel.columns.size ? numeric.filter((c) => sel.columns.has(c)) : [];
+    chart.draw(table, timeColumn!, wanted.length ? wanted : numeric.slice(0, 1));
+    $('zoom-reset').hidden = sel.start === undefined;
+    $('zoom-info').textContent = sel.start !== undefined ? `${new Date(sel.start).toISOString()} → ${new Date(sel.end!).toISOString()}${timeFilterPushed ? ' (filter pushed into the reader)' : ''}` : '';
+  }
 }
 
-$<HTMLInputElement>('file').addEventListener('change', async (ev) => {
+chart.onZoom = (start, end) => {
+  sel.start = Math.floor(start);
+  sel.end = Math.ceil(end);
+  describeSelection();
+  void read();
+};
+$('zoom-reset').addEventListener('click', () => {
+  sel.start = sel.end = undefined;
+  describeSelection();
+  void read();
+});
+
+grid.onCell = (row, col, value) => {
+  const t = demo.table;
+  if (!t) return;
+  const field = t.schema.fields[col]!;
+  const ys = DataType.isList(field.type) || DataType.isFixedSizeList(field.type) ? numericSequence(value) : undefined;
+  if (!ys) {
+    $('cellplot-panel').hidden = false;
+    $('cellplot-title').textContent = `${field.name}[${row}] = ${cellText(value, field.type).slice(0, 200)}`;
+    $<HTMLCanvasElement>('cellplot').hidden = true;
+    return;
+  }
+  $('cellplot-panel').hidden = false;
+  $('cellplot-title').textContent = `${field.name}[${row}]: ${ys.length} values`;
+  $<HTMLCanvasElement>('cellplot').hidden = false;
+  plotSequence($<HTMLCanvasElement>('cellplot'), ys, `${field.name}[${row}]`);
+};
+
+// ---------------------------------------------------------------- input
+$<HTMLInputElement>('file').addEventListener('change', (ev) => {
   const f = (ev.target as HTMLInputElement).files?.[0];
-  if (f) await open(f.name, await f.arrayBuffer());
+  if (f) void open(f);
 });
 document.addEventListener('dragover', (ev) => {
   ev.preventDefault();
   document.body.classList.add('dragging');
 });
 document.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
-document.addEventListener('drop', async (ev) => {
+document.addEventListener('drop', (ev) => {
   ev.preventDefault();
   document.body.classList.remove('dragging');
   const f = ev.dataTransfer?.files?.[0];
-  if (f) await open(f.name, await f.arrayBuffer());
+  if (f) void open(f);
 });
 
 async function loadSamples() {
   const res = await fetch('samples/index.json');
   if (!res.ok) return;
-  const list = (await res.json()) as { file: string; label: string }[];
+  const list = (await res.json()) as { file: string; label: string; format?: string }[];
   for (const s of list) {
     const b = document.createElement('button');
     b.className = 'sample';
+    b.type = 'button';
     b.textContent = s.label;
-    b.onclick = async () => open(s.file, await (await fetch(`samples/${s.file}`)).arrayBuffer());
+    b.dataset.file = s.file;
+    b.onclick = async () => {
+      const r = await fetch(`samples/${s.file}`);
+      if (!r.ok) return showError(`Could not fetch the sample ${s.file}: HTTP ${r.status}`);
+      void open(new File([await r.blob()], s.file));
+    };
     $('samples').append(b);
   }
 }
-loadSamples();
+
+// ---------------------------------------------------------------- benchmark
+export interface BenchSet {
+  arrowsmithBench: 1;
+  date: string;
+  host: HostInfo;
+  file: { name: string; size: number; format: FormatName };
+  runs: number;
+  results: BenchResult[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export function stats(r: BenchResult) {
+  if (r.error || !r.times.length) return undefined;
+  const med = median(r.times);
+  return { median: med, min: Math.min(...r.times), max: Math.max(...r.times), mbs: r.bytes / 1e6 / (med / 1000), rowsPerSec: r.rows / (med / 1000) };
+}
+
+async function runBenchmark() {
+  if (!file || !format || demo.busy) return;
+  const runs = Math.max(1, Math.min(100, Number($<HTMLInputElement>('bench-runs').value) || 5));
+  demo.busy = true;
+  $<HTMLButtonElement>('bench-run').disabled = true;
+  const set: BenchSet = { arrowsmithBench: 1, date: new Date().toISOString(), host: demo.host ?? (await hostInfo()), file: { name: file.name, size: file.size, format }, runs, results: [] };
+  demo.bench = undefined;
+  for (const d of DECODERS[format]) {
+    $('bench-status').textContent = `Running ${d.label} (${runs} runs)…`;
+    const reply = await benchWorker(d.worker).request({ type: 'bench', file, format, decoder: d.id, label: d.label, runs });
+    set.results.push(reply.type === 'bench' ? reply.result : { decoder: d.id, label: d.label, times: [], bytes: file.size, rows: 0, error: reply.type === 'error' ? reply.error.message : 'no reply' });
+    renderBench([set, ...demo.imported]);
+  }
+  endBenchWorkers();
+  demo.bench = set;
+  $('bench-status').textContent = `${file.name}: ${runs} runs per decoder after a warm-up, each decoder in a worker (Arrowsmith SIMD and scalar in separate workers).`;
+  $<HTMLButtonElement>('bench-run').disabled = false;
+  $<HTMLButtonElement>('bench-export').disabled = false;
+  demo.busy = false;
+}
+
+const seriesName = (s: BenchSet, all: BenchSet[]) => {
+  const label = hostLabel(s.host);
+  const sameHost = all.filter((x) => hostLabel(x.host) === label).length > 1;
+  return sameHost ? `${label} · ${s.file.name} · ${s.date.slice(0, 16).replace('T', ' ')}` : label;
+};
+
+function renderBench(sets: BenchSet[]) {
+  const bars: Bar[] = [];
+  let rows = '';
+  for (const s of sets) {
+    const series = seriesName(s, sets);
+    for (const r of s.results) {
+      const st = stats(r);
+      bars.push({ group: r.label, series, value: st?.mbs, error: st ? undefined : (r.error ?? 'no runs') });
+      rows += `<tr data-decoder="${esc(r.decoder)}"><td class="name">${esc(series)}</td><td class="name">${esc(r.label)}</td><td class="name">${esc(s.file.name)}</td>`;
+      rows += st
+        ? `<td>${st.median.toFixed(2)}</td><td>${st.min.toFixed(2)}</td><td>${st.max.toFixed(2)}</td><td class="mbs">${st.mbs.toFixed(1)}</td><td>${Math.round(st.rowsPerSec).toLocaleString('en-US')}</td><td>${r.rows.toLocaleString('en-US')}</td></tr>`
+        : `<td class="err" colspan="6">error: ${esc(r.error ?? 'no runs')}</td></tr>`;
+    }
+  }
+  $('bench-table').innerHTML = sets.length
+    ? `<table class="bench"><thead><tr><th>Host</th><th>Decoder</th><th>File</th><th>median ms</th><th>min ms</th><th>max ms</th><th>MB/s</th><th>rows/s</th><th>rows</th></tr></thead><tbody>${rows}</tbody></table>`
+    : '';
+  const canvas = $<HTMLCanvasElement>('bench-chart');
+  canvas.hidden = !bars.length;
+  if (bars.length) barChart(canvas, bars, 'MB/s');
+}
+
+$('bench-run').addEventListener('click', () => void runBenchmark());
+$('bench-export').addEventListener('click', () => {
+  if (!demo.bench) return;
+  const blob = new Blob([JSON.stringify(demo.bench, null, 1)], { type: 'application/json' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  const h = demo.bench.host;
+  a.download = `arrowsmith-bench-${demo.bench.file.name.replace(/[^\w.-]+/g, '_')}-${h.arch}-${h.cores}c.json`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+});
+$<HTMLInputElement>('bench-import').addEventListener('change', async (ev) => {
+  const input = ev.target as HTMLInputElement;
+  for (const f of Array.from(input.files ?? [])) {
+    try {
+      const s = JSON.parse(await f.text()) as BenchSet;
+      if (s.arrowsmithBench !== 1 || !Array.isArray(s.results) || !s.host) throw new Error('not an Arrowsmith benchmark export');
+      demo.imported.push(s);
+    } catch (e) {
+      showError(`Could not import ${f.name}: ${(e as Error).message}`);
+    }
+  }
+  input.value = '';
+  renderBench([...(demo.bench ? [demo.bench] : []), ...demo.imported]);
+  $('bench-status').textContent = `${demo.imported.length} imported result set(s) shown beside this host's.`;
+});
+$('bench-clear').addEventListener('click', () => {
+  demo.imported = [];
+  renderBench(demo.bench ? [demo.bench] : []);
+});
+
+// ---------------------------------------------------------------- host
+async function showHost() {
+  const h = (demo.host = await hostInfo());
+  const rows: [string, string][] = [
+    ['CPU architecture', archText(h)],
+    ['Logical cores', String(h.cores || 'unknown')],
+    ['Browser', h.browser],
+    ['Platform', [h.platform, h.platformVersion].filter(Boolean).join(' ') || 'unknown'],
+    ['WebAssembly SIMD', h.wasmSimd ? 'supported' : 'not supported (the scalar build is used)'],
+    ['Cross-origin isolated', h.crossOriginIsolated ? 'yes (COOP/COEP)' : 'no'],
+  ];
+  $('host-info').innerHTML = rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-key="${esc(k)}">${esc(v)}</dd>`).join('');
+}
+
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) demo.longestTask = Math.max(demo.longestTask, e.duration);
+  }).observe({ type: 'longtask', buffered: false });
+} catch {
+  // Long-task timing is not available in every browser.
+}
+window.addEventListener('error', (ev) => showError(`Unexpected error: ${ev.message}`));
+window.addEventListener('unhandledrejection', (ev) => showError(`Unexpected error: ${String((ev.reason as Error)?.message ?? ev.reason)}`));
+void loadSamples();
+void showHost();

@@ -1,35 +1,88 @@
 /// <reference lib="webworker" />
-// Decoding runs here so the page never freezes; the table goes back as Arrow IPC bytes
-// (transferred, not copied).
+// Decoding runs here so the page never freezes; tables go back as Arrow IPC bytes
+// (transferred, not copied). `?simd=1` / `?simd=0` pin the wasm build (one per realm), so
+// the benchmark runs SIMD and scalar side by side in two workers.
 import { tableToIPC } from 'apache-arrow';
-import { DecodeError, decodeMsgpack, init } from 'arrowsmith';
-import { sniff } from './sniff.js';
+import { DecodeError, init } from 'arrowsmith';
+import { runBench, type BenchResult, type DecoderId } from './bench.js';
+import { adapters } from './formats/index.js';
+import type { Opened, Selection, TreeNode } from './formats/types.js';
+import { sniff, type FormatName } from './sniff.js';
 
-export interface DecodeRequest {
-  id: number;
-  bytes: ArrayBuffer;
+export type WorkerRequest =
+  | { type: 'open'; id: number; file: Blob; name: string }
+  | { type: 'read'; id: number; sel: Selection }
+  | { type: 'bench'; id: number; file: Blob; format: FormatName; decoder: DecoderId; label: string; runs: number };
+
+export interface WireError {
+  message: string;
+  name?: string;
+  format?: string;
+  offset?: number;
+  code?: string;
 }
-export type DecodeReply =
-  | { id: number; ok: true; ipc: Uint8Array; simd: boolean; ms: number; format: string }
-  | { id: number; ok: false; error: { message: string; format?: string; offset?: number; code?: string } };
 
-const ready = init({ baseUrl: new URL('./wasm/', self.location.href) });
+export type WorkerReply =
+  | { type: 'progress'; id: number; done: number; total: number; phase: string }
+  | { type: 'opened'; id: number; format: FormatName; size: number; tree: TreeNode[]; initial: Selection; timeColumn?: string; timeFilterPushed?: boolean; simd: boolean; ms: number }
+  | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number }
+  | { type: 'bench'; id: number; result: BenchResult }
+  | { type: 'error'; id: number; error: WireError };
 
-self.onmessage = async (ev: MessageEvent<DecodeRequest>) => {
-  const { id, bytes } = ev.data;
+const param = new URL(self.location.href).searchParams.get('simd');
+const ready = init({ simd: param === null ? undefined : param === '1', baseUrl: new URL('./wasm/', self.location.href) });
+const post = (m: WorkerReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
+
+let opened: Opened | undefined;
+
+/** Read a Blob reporting bytes as they arrive (a big file shows progress while loading). */
+async function readBlob(file: Blob, id: number): Promise<Uint8Array> {
+  if (file.size < 8 << 20) return new Uint8Array(await file.arrayBuffer());
+  const out = new Uint8Array(file.size);
+  const reader = file.stream().getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out.set(value, at);
+    at += value.length;
+    post({ type: 'progress', id, done: at, total: file.size, phase: 'reading' });
+  }
+  return out;
+}
+
+function wireError(e: unknown): WireError {
+  if (e instanceof DecodeError) return { name: 'DecodeError', message: e.message, format: e.format, offset: e.offset, code: e.code };
+  const err = e as Error;
+  return { name: err?.name, message: String(err?.message ?? e) };
+}
+
+self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
+  const req = ev.data;
   try {
     const { simd } = await ready;
-    const data = new Uint8Array(bytes);
-    const format = sniff(data);
-    if (format !== 'msgpack') throw new Error(`${format} files are not supported by this build yet`);
-    const t0 = performance.now();
-    const table = decodeMsgpack(data);
-    const ms = performance.now() - t0;
-    const ipc = tableToIPC(table, 'stream');
-    const reply: DecodeReply = { id, ok: true, ipc, simd, ms, format };
-    (self as unknown as Worker).postMessage(reply, [ipc.buffer]);
+    if (req.type === 'open') {
+      opened?.close?.();
+      opened = undefined;
+      const bytes = await readBlob(req.file, req.id);
+      const format = sniff(bytes);
+      const t0 = performance.now();
+      opened = await adapters[format].open(bytes, (done, total) => post({ type: 'progress', id: req.id, done, total, phase: 'decoding' }));
+      const ms = performance.now() - t0;
+      const o = opened;
+      post({ type: 'opened', id: req.id, format, size: bytes.length, tree: o.tree, initial: o.initial, timeColumn: o.timeColumn, timeFilterPushed: o.timeFilterPushed, simd, ms });
+    } else if (req.type === 'read') {
+      if (!opened) throw new Error('no file is open');
+      const t0 = performance.now();
+      const table = await opened.read(req.sel);
+      const ms = performance.now() - t0;
+      const ipc = tableToIPC(table, 'stream');
+      post({ type: 'table', id: req.id, ipc, ms, numRows: table.numRows }, [ipc.buffer]);
+    } else if (req.type === 'bench') {
+      const bytes = new Uint8Array(await req.file.arrayBuffer());
+      post({ type: 'bench', id: req.id, result: await runBench(req.decoder, req.label, req.format, bytes, req.runs, req.decoder.startsWith('arrowsmith') ? simd : undefined) });
+    }
   } catch (e) {
-    const err = e instanceof DecodeError ? { message: e.message, format: e.format, offset: e.offset, code: e.code } : { message: String((e as Error)?.message ?? e) };
-    (self as unknown as Worker).postMessage({ id, ok: false, error: err } satisfies DecodeReply);
+    post({ type: 'error', id: req.id, error: wireError(e) });
   }
 };

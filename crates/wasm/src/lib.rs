@@ -45,7 +45,12 @@ fn batch(b: Batch) -> DecodedBatch {
 fn js_error(e: DecodeError) -> JsValue {
     let mut s = String::from("{\"arrowsmith\":true,\"format\":");
     push_str_json(&mut s, e.format.name());
-    s.push_str(&format!(",\"offset\":{},\"code\":\"{}\",\"message\":", e.offset, e.code.as_str()));
+    s.push_str(&format!(
+        ",\"offset\":{},\"code\":\"{}\",\"need\":{},\"message\":",
+        e.offset,
+        e.code.as_str(),
+        e.need_len
+    ));
     push_str_json(&mut s, &e.message);
     s.push('}');
     JsValue::from_str(&s)

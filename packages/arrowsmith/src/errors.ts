@@ -17,13 +17,16 @@ export class DecodeError extends Error {
   readonly format: string;
   readonly offset: number;
   readonly code: DecodeErrorCode;
+  /** For the internal `need-bytes` signal: how many bytes from `offset` are wanted. */
+  readonly needLength?: number;
 
-  constructor(format: string, offset: number, code: DecodeErrorCode, message: string) {
+  constructor(format: string, offset: number, code: DecodeErrorCode, message: string, needLength?: number) {
     super(`${format} decode error at byte ${offset}: ${message}`);
     this.name = 'DecodeError';
     this.format = format;
     this.offset = offset;
     this.code = code;
+    if (needLength) this.needLength = needLength;
   }
 }
 
@@ -32,6 +35,7 @@ interface WireError {
   format: string;
   offset: number;
   code: DecodeErrorCode;
+  need: number;
   message: string;
 }
 
@@ -47,7 +51,7 @@ export function wasmCall<T>(f: () => T): T {
 export function toDecodeError(e: unknown): unknown {
   if (typeof e === 'string' && e.startsWith('{"arrowsmith":true')) {
     const w = JSON.parse(e) as WireError;
-    return new DecodeError(w.format, w.offset, w.code, w.message);
+    return new DecodeError(w.format, w.offset, w.code, w.message, w.need);
   }
   if (e instanceof WebAssembly.RuntimeError) {
     // A trap is a bug in Arrowsmith, never the caller's fault: say so plainly.

@@ -13,6 +13,10 @@ const file = (variant: string, opts?: InitOptions) =>
 const env = process.env.ARROWSMITH_SIMD;
 platform.envSimd = env === undefined || env === '' ? undefined : !['0', 'false', 'off', 'no'].includes(env.toLowerCase());
 platform.defaults = (variant, opts) => readFile(file(variant, opts));
+platform.resolve = (source) => {
+  const url = source instanceof URL ? source : typeof source === 'string' && source.startsWith('file:') ? new URL(source) : undefined;
+  return url?.protocol === 'file:' ? readFile(url) : source;
+};
 platform.lazy = () => loadSync((variant) => readFileSync(file(variant)));
 
 export * from './index.js';

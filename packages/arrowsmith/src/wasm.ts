@@ -27,6 +27,8 @@ export interface Platform {
   lazy?: () => Loaded;
   /** Node: ARROWSMITH_SIMD=0/1 forces the build. */
   envSimd?: boolean;
+  /** Node: read `file:` URLs from disk (Node's fetch cannot). */
+  resolve?: (source: WasmSource) => WasmSource | Promise<WasmSource>;
 }
 
 export const platform: Platform = {
@@ -84,7 +86,7 @@ export async function load(opts: InitOptions): Promise<Loaded> {
   loading ??= (async () => {
     if (opts.source !== undefined) {
       // A caller-supplied module: use it whichever build it is.
-      const l = await instantiate(simdGlue, opts.source, false);
+      const l = await instantiate(simdGlue, (await platform.resolve?.(opts.source)) ?? opts.source, false);
       return (loaded = { ...l, simd: l.glue.simdEnabled() });
     }
     const wantSimd = (opts.simd ?? platform.envSimd ?? true) && simdSupported();

@@ -1,0 +1,11 @@
+//! Whole-file HDF5 fuzzing: open, list every group recursively, read every dataset (whole
+//! and a window) and every attribute. Errors are fine; panics, hangs and allocations beyond
+//! the read limit are bugs. Seed corpus: fixtures/hdf5/*.h5.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    // 64 MiB per read keeps libFuzzer's default 2 GiB RSS limit far away.
+    arrowsmith_hdf5::exercise(data, 64 << 20);
+});

@@ -1,0 +1,224 @@
+//! Datatype message: every class, recursively (compound, array, enum, variable-length).
+
+use arrowsmith_core::Result;
+
+use crate::io::{unsupported, Cur};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Datatype {
+    Int { size: u32, signed: bool, be: bool },
+    Float { size: u32, be: bool },
+    /// Fixed-length string. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded.
+    FixedString { size: u32, pad: u8, utf8: bool },
+    Bitfield { size: u32, be: bool },
+    Opaque { size: u32, tag: String },
+    Time { size: u32 },
+    Compound { size: u32, members: Vec<Member> },
+    /// Object (`region == false`, size = size of offsets) or region reference.
+    Reference { size: u32, kind: u8 },
+    Enum { base: Box<Datatype>, names: Vec<String>, values: Vec<Vec<u8>> },
+    /// On-disk cell size (4 + size of offsets + 4).
+    VlString { size: u32, pad: u8, utf8: bool },
+    VlSequence { size: u32, base: Box<Datatype> },
+    Array { dims: Vec<u32>, base: Box<Datatype> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub name: String,
+    pub offset: u32,
+    pub dtype: Datatype,
+}
+
+impl Datatype {
+    pub fn size(&self) -> usize {
+        match self {
+            Datatype::Int { size, .. }
+            | Datatype::Float { size, .. }
+            | Datatype::FixedString { size, .. }
+            | Datatype::Bitfield { size, .. }
+            | Datatype::Opaque { size, .. }
+            | Datatype::Time { size }
+            | Datatype::Compound { size, .. }
+            | Datatype::Reference { size, .. }
+            | Datatype::VlString { size, .. }
+            | Datatype::VlSequence { size, .. } => *size as usize,
+            Datatype::Enum { base, .. } => base.size(),
+            Datatype::Array { dims, base } => dims.iter().map(|&d| d as usize).product::<usize>() * base.size(),
+        }
+    }
+
+    pub fn is_vl(&self) -> bool {
+        match self {
+            Datatype::VlString { .. } | Datatype::VlSequence { .. } => true,
+            Datatype::Compound { members, .. } => members.iter().any(|m| m.dtype.is_vl()),
+            Datatype::Array { base, .. } | Datatype::Enum { base, .. } => base.is_vl(),
+            _ => false,
+        }
+    }
+
+    /// A short human description (used by `list`/`info`).
+    pub fn describe(&self) -> String {
+        let o = |be: &bool| if *be { "be" } else { "le" };
+        match self {
+            Datatype::Int { size, signed, be } => {
+                format!("{}int{}{}", if *signed { "" } else { "u" }, size * 8, if *size > 1 { o(be) } else { "" })
+            }
+            Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
+            Datatype::FixedString { size, pad, utf8 } => format!(
+                "string[{size}]({},{})",
+                if *utf8 { "utf8" } else { "ascii" },
+                ["nullterm", "nullpad", "spacepad"].get(*pad as usize).unwrap_or(&"pad?")
+            ),
+            Datatype::Bitfield { size, .. } => format!("bitfield[{size}]"),
+            Datatype::Opaque { size, tag } => format!("opaque[{size}]{}", if tag.is_empty() { String::new() } else { format!("({tag})") }),
+            Datatype::Time { size } => format!("time[{size}]"),
+            Datatype::Compound { members, .. } => format!(
+                "compound{{{}}}",
+                members.iter().map(|m| format!("{}:{}", m.name, m.dtype.describe())).collect::<Vec<_>>().join(",")
+            ),
+            Datatype::Reference { kind, .. } => format!("reference({})", if *kind == 0 { "object" } else { "region" }),
+            Datatype::Enum { base, names, .. } => format!("enum<{}>({})", base.describe(), names.join(",")),
+            Datatype::VlString { utf8, .. } => format!("vlen-str({})", if *utf8 { "utf8" } else { "ascii" }),
+            Datatype::VlSequence { base, .. } => format!("vlen<{}>", base.describe()),
+            Datatype::Array { dims, base } => format!(
+                "array[{}]<{}>",
+                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"),
+                base.describe()
+            ),
+        }
+    }
+
+    pub fn parse(c: &mut Cur) -> Result<Datatype> {
+        Self::parse_depth(c, 0)
+    }
+
+    fn parse_depth(c: &mut Cur, depth: u32) -> Result<Datatype> {
+        if depth > 32 {
+            return Err(c.invalid("datatype nesting too deep"));
+        }
+        let at = c.off();
+        let b0 = c.u8()?;
+        let version = b0 >> 4;
+        let class = b0 & 0x0f;
+        let bits = c.bytes(3)?;
+        let bf = bits[0] as u32 | (bits[1] as u32) << 8 | (bits[2] as u32) << 16;
+        let size = c.u32()?;
+        if size as u64 > c.buf.len() as u64 + (1 << 32) {
+            return Err(c.invalid("datatype size"));
+        }
+        Ok(match class {
+            0 => {
+                c.u16()?;
+                c.u16()?;
+                Datatype::Int { size, signed: bf & 8 != 0, be: bf & 1 != 0 }
+            }
+            1 => {
+                c.skip(12)?;
+                if bf & 0x40 != 0 {
+                    return Err(unsupported(at, "VAX-endian floating point"));
+                }
+                if !matches!(size, 2 | 4 | 8) {
+                    return Err(unsupported(at, format!("floating point of {size} bytes")));
+                }
+                Datatype::Float { size, be: bf & 1 != 0 }
+            }
+            2 => {
+                c.skip(4)?;
+                Datatype::Time { size }
+            }
+            3 => Datatype::FixedString { size, pad: (bf & 0xf) as u8, utf8: (bf >> 4) & 0xf == 1 },
+            4 => {
+                c.skip(4)?;
+                Datatype::Bitfield { size, be: bf & 1 != 0 }
+            }
+            5 => {
+                let n = (bf & 0xff) as usize;
+                let tag = c.bytes(n)?;
+                let tag = String::from_utf8_lossy(tag.split(|&b| b == 0).next().unwrap_or(&[])).into_owned();
+                Datatype::Opaque { size, tag }
+            }
+            6 => {
+                let n = (bf & 0xffff) as usize;
+                let mut members = Vec::with_capacity(n.min(c.remaining()));
+                for _ in 0..n {
+                    let start = c.pos;
+                    let name = String::from_utf8_lossy(c.cstr()?).into_owned();
+                    let offset;
+                    if version < 3 {
+                        c.align_from(start, 8)?;
+                        offset = c.u32()?;
+                        if version == 1 {
+                            let nd = c.u8()? as usize;
+                            c.skip(3 + 4 + 4)?;
+                            let dims: Vec<u32> = (0..4).map(|_| c.u32()).collect::<Result<_>>()?;
+                            let base = Self::parse_depth(c, depth + 1)?;
+                            let dtype = if nd == 0 {
+                                base
+                            } else {
+                                Datatype::Array { dims: dims[..nd.min(4)].to_vec(), base: Box::new(base) }
+                            };
+                            members.push(Member { name, offset, dtype });
+                            continue;
+                        }
+                    } else {
+                        let w = crate::io::limit_enc_size(size as u64).min(4);
+                        offset = c.uvar(w)? as u32;
+                    }
+                    let dtype = Self::parse_depth(c, depth + 1)?;
+                    members.push(Member { name, offset, dtype });
+                }
+                for m in &members {
+                    if m.offset as u64 + m.dtype.size() as u64 > size as u64 {
+                        return Err(c.invalid(format!("compound member {} exceeds the record", m.name)));
+                    }
+                }
+                Datatype::Compound { size, members }
+            }
+            7 => Datatype::Reference { size, kind: (bf & 0xf) as u8 },
+            8 => {
+                let n = (bf & 0xffff) as usize;
+                let base = Self::parse_depth(c, depth + 1)?;
+                let mut names = Vec::with_capacity(n.min(c.remaining()));
+                for _ in 0..n {
+                    let start = c.pos;
+                    names.push(String::from_utf8_lossy(c.cstr()?).into_owned());
+                    if version < 3 {
+                        c.align_from(start, 8)?;
+                    }
+                }
+                let bs = base.size();
+                let mut values = Vec::with_capacity(n.min(c.remaining()));
+                for _ in 0..n {
+                    values.push(c.bytes(bs)?.to_vec());
+                }
+                Datatype::Enum { base: Box::new(base), names, values }
+            }
+            9 => {
+                let base = Self::parse_depth(c, depth + 1)?;
+                if bf & 0xf == 1 {
+                    Datatype::VlString { size, pad: ((bf >> 4) & 0xf) as u8, utf8: (bf >> 8) & 0xf == 1 }
+                } else {
+                    Datatype::VlSequence { size, base: Box::new(base) }
+                }
+            }
+            10 => {
+                let nd = c.u8()? as usize;
+                if version < 3 {
+                    c.skip(3)?;
+                }
+                let dims: Vec<u32> = (0..nd).map(|_| c.u32()).collect::<Result<_>>()?;
+                if version < 3 {
+                    c.skip(4 * nd)?;
+                }
+                let base = Self::parse_depth(c, depth + 1)?;
+                let total = dims.iter().try_fold(1u64, |a, &d| a.checked_mul(d as u64));
+                if total.is_none_or(|t| t.saturating_mul(base.size() as u64) > u32::MAX as u64) {
+                    return Err(c.invalid("array datatype too large"));
+                }
+                Datatype::Array { dims, base: Box::new(base) }
+            }
+            k => return Err(unsupported(at, format!("datatype class {k}"))),
+        })
+    }
+}

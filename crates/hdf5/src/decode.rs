@@ -1,0 +1,160 @@
+//! Raw element bytes → Arrow columns, for every datatype class.
+
+use arrowsmith_core::{simd, Bitmap, Buffer, Column, DataType, Field, Result};
+
+use crate::datatype::Datatype;
+use crate::io::le_uint;
+use crate::vlen::VlReader;
+
+/// Utf8 when the bytes are valid UTF-8 per value, else Binary (nothing is lossy-replaced).
+pub fn utf8_or_binary(offsets: Vec<i32>, data: Vec<u8>, validity: Option<Bitmap>) -> Column {
+    // One validation over the whole buffer, plus a check that no value starts on a
+    // continuation byte: together they imply every value is valid on its own.
+    let ok = std::str::from_utf8(&data).is_ok()
+        && offsets.iter().all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));
+    Column::bytes(if ok { DataType::Utf8 } else { DataType::Binary }, offsets, data, validity)
+}
+
+fn prim<T: bytemuck::Pod + Default>(bytes: &[u8], n: usize, stride: usize, off: usize, be: bool) -> Vec<T> {
+    let w = std::mem::size_of::<T>();
+    let mut out = vec![T::default(); n];
+    if n == 0 {
+        return out;
+    }
+    let dst: &mut [u8] = bytemuck::cast_slice_mut(&mut out);
+    if stride == w && off == 0 {
+        let src = &bytes[..n * w];
+        if be && w > 1 {
+            simd::swap_bytes(w, src, dst);
+        } else {
+            dst.copy_from_slice(src);
+        }
+    } else {
+        for i in 0..n {
+            let s = &bytes[i * stride + off..i * stride + off + w];
+            let d = &mut dst[i * w..(i + 1) * w];
+            if be {
+                for k in 0..w {
+                    d[k] = s[w - 1 - k];
+                }
+            } else {
+                d.copy_from_slice(s);
+            }
+        }
+    }
+    out
+}
+
+fn fixed_binary(bytes: &[u8], n: usize, stride: usize, off: usize, size: usize) -> Column {
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut data = Vec::with_capacity(n * size);
+    offsets.push(0);
+    for i in 0..n {
+        data.extend_from_slice(&bytes[i * stride + off..i * stride + off + size]);
+        offsets.push(data.len() as i32);
+    }
+    Column::bytes(DataType::Binary, offsets, data, None)
+}
+
+/// Wrap `child` (len = n * prod(dims)) into nested FixedSizeLists, outermost = dims[0].
+pub fn fixed_size_lists(mut child: Column, dims: &[u64]) -> Column {
+    for &d in dims.iter().rev() {
+        let len = if d == 0 { 0 } else { child.len / d as usize };
+        let field = Field::new("item", child.dtype.clone(), true);
+        child = Column { dtype: DataType::FixedSizeList(Box::new(field), d as i32), len, validity: None, buffers: vec![], children: vec![child] };
+    }
+    child
+}
+
+/// Decode `n` elements of `dt` found at `bytes[i * stride + off ..]`.
+pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Column> {
+    let size = dt.size();
+    if n > 0 && (n - 1).saturating_mul(stride).saturating_add(off).saturating_add(size) > bytes.len() {
+        return Err(crate::io::invalid(0, format!("raw data holds {} bytes, {n} elements of {size} need more", bytes.len())));
+    }
+    Ok(match dt {
+        Datatype::Int { size, signed, be } => {
+            let (s, be) = (*size as usize, *be);
+            match (s, signed) {
+                (1, true) => Column::primitive(DataType::Int8, Buffer::I8(prim(bytes, n, stride, off, be)), None),
+                (1, false) => Column::primitive(DataType::UInt8, Buffer::U8(prim(bytes, n, stride, off, be)), None),
+                (2, true) => Column::primitive(DataType::Int16, Buffer::I16(prim(bytes, n, stride, off, be)), None),
+                (2, false) => Column::primitive(DataType::UInt16, Buffer::U16(prim(bytes, n, stride, off, be)), None),
+                (4, true) => Column::primitive(DataType::Int32, Buffer::I32(prim(bytes, n, stride, off, be)), None),
+                (4, false) => Column::primitive(DataType::UInt32, Buffer::U32(prim(bytes, n, stride, off, be)), None),
+                (8, true) => Column::primitive(DataType::Int64, Buffer::I64(prim(bytes, n, stride, off, be)), None),
+                (8, false) => Column::primitive(DataType::UInt64, Buffer::U64(prim(bytes, n, stride, off, be)), None),
+                (3..=7, _) => {
+                    // Odd widths: widen to 64 bits, sign-extending.
+                    let mut v = Vec::with_capacity(n);
+                    for i in 0..n {
+                        let mut b = bytes[i * stride + off..i * stride + off + s].to_vec();
+                        if be {
+                            b.reverse();
+                        }
+                        let x = le_uint(&b);
+                        v.push(if *signed { ((x << (64 - 8 * s)) as i64 >> (64 - 8 * s)) as u64 } else { x });
+                    }
+                    if *signed {
+                        Column::primitive(DataType::Int64, Buffer::I64(v.into_iter().map(|x| x as i64).collect()), None)
+                    } else {
+                        Column::primitive(DataType::UInt64, Buffer::U64(v), None)
+                    }
+                }
+                _ => fixed_binary(bytes, n, stride, off, s),
+            }
+        }
+        Datatype::Float { size, be } => match size {
+            2 => Column::primitive(DataType::Float16, Buffer::U16(prim(bytes, n, stride, off, *be)), None),
+            4 => Column::primitive(DataType::Float32, Buffer::F32(prim(bytes, n, stride, off, *be)), None),
+            _ => Column::primitive(DataType::Float64, Buffer::F64(prim(bytes, n, stride, off, *be)), None),
+        },
+        Datatype::FixedString { size, pad, .. } => {
+            let s = *size as usize;
+            let mut offsets = Vec::with_capacity(n + 1);
+            let mut data = Vec::with_capacity(n * s);
+            offsets.push(0);
+            for i in 0..n {
+                let v = &bytes[i * stride + off..i * stride + off + s];
+                let v = match pad {
+                    0 => &v[..v.iter().position(|&b| b == 0).unwrap_or(s)],
+                    2 => &v[..v.iter().rposition(|&b| b != b' ' && b != 0).map_or(0, |p| p + 1)],
+                    _ => &v[..v.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1)],
+                };
+                data.extend_from_slice(v);
+                offsets.push(data.len() as i32);
+            }
+            utf8_or_binary(offsets, data, None)
+        }
+        Datatype::Reference { size: 8, kind: 0 } => Column::primitive(DataType::UInt64, Buffer::U64(prim(bytes, n, stride, off, false)), None),
+        Datatype::Bitfield { size: sz @ (1 | 2 | 4 | 8), be } => {
+            decode(vl, &Datatype::Int { size: *sz, signed: false, be: *be }, bytes, n, stride, off)?
+        }
+        Datatype::Bitfield { size, .. } | Datatype::Opaque { size, .. } | Datatype::Time { size } | Datatype::Reference { size, .. } => {
+            fixed_binary(bytes, n, stride, off, *size as usize)
+        }
+        Datatype::Enum { base, .. } => decode(vl, base, bytes, n, stride, off)?,
+        Datatype::Compound { members, .. } => {
+            let mut fields = Vec::with_capacity(members.len());
+            let mut children = Vec::with_capacity(members.len());
+            for m in members {
+                let c = decode(vl, &m.dtype, bytes, n, stride, off + m.offset as usize)?;
+                fields.push(Field::new(m.name.clone(), c.dtype.clone(), true));
+                children.push(c);
+            }
+            Column { dtype: DataType::Struct(fields), len: n, validity: None, buffers: vec![], children }
+        }
+        Datatype::Array { dims, base } => {
+            let count: usize = dims.iter().map(|&d| d as usize).product();
+            let bs = base.size();
+            let mut tmp = Vec::with_capacity(n * count * bs);
+            for i in 0..n {
+                tmp.extend_from_slice(&bytes[i * stride + off..i * stride + off + count * bs]);
+            }
+            let child = decode(vl, base, &tmp, n * count, bs, 0)?;
+            let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+            fixed_size_lists(child, &d)
+        }
+        Datatype::VlString { .. } | Datatype::VlSequence { .. } => vl.decode_vl(dt, bytes, n, stride, off)?,
+    })
+}

@@ -1,0 +1,84 @@
+//! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF; any other id is a
+//! clear `Unsupported` error naming it.
+
+mod lzf;
+mod shuffle;
+
+use arrowsmith_core::{ErrorCode, Result};
+
+use crate::checksum::fletcher32;
+use crate::io::err;
+use crate::layout::Filter;
+
+pub const DEFLATE: u16 = 1;
+pub const SHUFFLE: u16 = 2;
+pub const FLETCHER32: u16 = 3;
+pub const SZIP: u16 = 4;
+pub const NBIT: u16 = 5;
+pub const SCALEOFFSET: u16 = 6;
+pub const LZF: u16 = 32000;
+
+pub fn filter_name(id: u16) -> &'static str {
+    match id {
+        DEFLATE => "deflate",
+        SHUFFLE => "shuffle",
+        FLETCHER32 => "fletcher32",
+        SZIP => "szip",
+        NBIT => "nbit",
+        SCALEOFFSET => "scaleoffset",
+        LZF => "lzf",
+        32001 => "blosc",
+        32004 => "lz4",
+        32008 => "bitshuffle",
+        32015 => "zstd",
+        307 => "bzip2",
+        _ => "unknown",
+    }
+}
+
+pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
+    for f in filters {
+        if !matches!(f.id, DEFLATE | SHUFFLE | FLETCHER32 | LZF) {
+            return Err(err(
+                offset,
+                ErrorCode::Unsupported,
+                format!("filter id {} ({}{}) is not supported", f.id, filter_name(f.id), if f.name.is_empty() { String::new() } else { format!(", \"{}\"", f.name) }),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Undo the pipeline on one chunk. `expected` is the unfiltered chunk size (output bound).
+pub fn apply(filters: &[Filter], mask: u32, data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
+    let mut buf: Vec<u8> = data.to_vec();
+    for (i, f) in filters.iter().enumerate().rev() {
+        if i < 32 && mask & (1 << i) != 0 {
+            continue;
+        }
+        buf = match f.id {
+            DEFLATE => miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&buf, expected.max(1))
+                .map_err(|e| err(offset, ErrorCode::Compression, format!("deflate chunk: {:?}", e.status)))?,
+            SHUFFLE => {
+                let es = f.cd.first().copied().unwrap_or(1) as usize;
+                shuffle::unshuffle(&buf, es)
+            }
+            FLETCHER32 => {
+                if buf.len() < 4 {
+                    return Err(err(offset, ErrorCode::Checksum, "fletcher32: chunk shorter than its checksum"));
+                }
+                let (body, sum) = buf.split_at(buf.len() - 4);
+                let stored = u32::from_le_bytes(sum.try_into().unwrap());
+                let calc = fletcher32(body);
+                if stored != calc && stored != calc.swap_bytes() {
+                    return Err(err(offset, ErrorCode::Checksum, format!("fletcher32 mismatch (stored {stored:#010x}, computed {calc:#010x})")));
+                }
+                buf.truncate(buf.len() - 4);
+                buf
+            }
+            LZF => lzf::decompress(&buf, expected).map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
+            id => return Err(err(offset, ErrorCode::Unsupported, format!("filter id {id} ({}) is not supported", filter_name(id)))),
+        };
+    }
+    Ok(buf)
+}

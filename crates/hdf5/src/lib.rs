@@ -1,0 +1,579 @@
+//! Read-only, pure-Rust HDF5 reader whose reason to exist is the batched variable-length
+//! path: VL strings and sequences go from cell headers to Arrow buffers with one pass over
+//! the headers, one parse per global heap collection and one memcpy per cell.
+//!
+//! Sans-I/O: every entry point is a pure function of the bytes it reads through a
+//! [`ByteSource`]; a `NeedBytes` error asks the host for a range, after which the call is
+//! simply repeated. [`Hdf5File::plan`] lists the ranges a read needs so the host can prefetch.
+
+pub mod attribute;
+pub mod btree_v1;
+pub mod btree_v2;
+pub mod checksum;
+pub mod chunk_index;
+pub mod dataspace;
+pub mod datatype;
+pub mod decode;
+pub mod filters;
+pub mod fractal_heap;
+pub mod global_heap;
+pub mod group;
+pub mod io;
+pub mod layout;
+pub mod local_heap;
+pub mod object_header;
+pub mod superblock;
+pub mod vlen;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use arrowsmith_core::{Batch, ByteSource, Column, DecodeError, ErrorCode, Field, Format, Result};
+
+use crate::btree_v1::ChunkRec;
+use crate::chunk_index::ChunkGeom;
+use crate::dataspace::Dataspace;
+use crate::datatype::Datatype;
+use crate::decode::{decode, fixed_size_lists};
+use crate::group::LinkTarget;
+use crate::io::{err, invalid, Cur, UNDEF};
+use crate::layout::{Filter, Layout};
+use crate::object_header::*;
+use crate::superblock::Superblock;
+use crate::vlen::VlReader;
+
+/// Default for [`Hdf5File::max_read_bytes`].
+pub const DEFAULT_MAX_READ_BYTES: u64 = 1 << 30;
+
+/// Read context: the byte source and the superblock (address width, base address).
+pub struct Ctx<'a> {
+    pub src: &'a dyn ByteSource,
+    pub sb: &'a Superblock,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn abs(&self, addr: u64) -> Result<u64> {
+        if addr == UNDEF {
+            return Err(invalid(0, "use of the undefined address"));
+        }
+        addr.checked_add(self.sb.base).ok_or_else(|| invalid(0, format!("address {addr} overflows")))
+    }
+    pub fn read(&self, addr: u64, len: u64, what: &str) -> Result<&'a [u8]> {
+        io::read_abs(self.src, self.abs(addr)?, len, what)
+    }
+    pub fn cur(&self, addr: u64, len: u64, what: &'static str) -> Result<Cur<'a>> {
+        let b = self.read(addr, len, what)?;
+        Ok(Cur::new(b, self.abs(addr)?, what, self.sb.so, self.sb.sl))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Group,
+    Dataset,
+    Datatype,
+    /// A soft or external link that does not resolve inside this file.
+    Link,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    pub kind: EntryKind,
+    /// Dataset shape (empty for scalars and non-datasets).
+    pub shape: Vec<u64>,
+    /// Datatype description (datasets and committed datatypes), e.g. `vlen-str(utf8)`.
+    pub dtype: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatasetInfo {
+    pub shape: Vec<u64>,
+    /// `None` = unlimited.
+    pub maxshape: Vec<Option<u64>>,
+    pub dtype: String,
+    /// Bytes per element on disk (16 for VL cells with 8-byte offsets).
+    pub element_size: u64,
+    /// "compact" | "contiguous" | "chunked".
+    pub layout: String,
+    /// Data layout message version (1–5).
+    pub layout_version: u8,
+    pub chunks: Option<Vec<u64>>,
+    /// "btree-v1" | "single-chunk" | "implicit" | "fixed-array" | "extensible-array" | "btree-v2".
+    pub chunk_index: Option<String>,
+    /// Filter names in pipeline order, e.g. ["shuffle", "deflate"].
+    pub filters: Vec<String>,
+    /// The Arrow fields `read` returns.
+    pub fields: Vec<Field>,
+}
+
+/// An open file: the superblock, nothing else (all other state is re-read per call).
+#[derive(Debug, Clone)]
+pub struct Hdf5File {
+    pub superblock: Superblock,
+    /// Upper bound on the bytes one `read` may materialise: the raw selection (fill values
+    /// of unwritten data are not backed by file bytes), one decoded chunk, and the gathered
+    /// VL payloads (many cells may share one heap object). Exceeding it is an
+    /// `Unsupported` error; read in smaller row windows instead.
+    pub max_read_bytes: u64,
+}
+
+struct Dataset {
+    layout_version: u8,
+    dtype: Datatype,
+    space: Dataspace,
+    layout: Layout,
+    filters: Vec<Filter>,
+    fill: Option<Vec<u8>>,
+    at: u64,
+}
+
+impl Hdf5File {
+    pub fn open(src: &dyn ByteSource) -> Result<Hdf5File> {
+        Ok(Hdf5File { superblock: Superblock::find(src)?, max_read_bytes: DEFAULT_MAX_READ_BYTES })
+    }
+
+    fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {
+        Ctx { src, sb: &self.superblock }
+    }
+
+    fn resolve(&self, ctx: &Ctx, path: &str, depth: u32) -> Result<u64> {
+        if depth > 16 {
+            return Err(err(0, ErrorCode::TooDeep, format!("{path}: too many soft links")));
+        }
+        let mut addr = self.superblock.root;
+        let mut walked = String::new();
+        for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            let oh = ObjectHeader::parse(ctx, addr)?;
+            let links = group::links(ctx, &oh)?;
+            let target = links.into_iter().find(|(n, _)| n == part).map(|(_, t)| t);
+            walked.push('/');
+            walked.push_str(part);
+            addr = match target {
+                Some(LinkTarget::Hard(a)) => a,
+                Some(LinkTarget::Soft(t)) => {
+                    let t = if t.starts_with('/') { t } else { format!("{}/{t}", &walked[..walked.len() - part.len() - 1]) };
+                    self.resolve(ctx, &t, depth + 1)?
+                }
+                Some(LinkTarget::External(t)) => {
+                    return Err(err(0, ErrorCode::Unsupported, format!("{walked}: external link to {t}")));
+                }
+                None => return Err(err(0, ErrorCode::NotFound, format!("{walked}: no such object"))),
+            };
+        }
+        Ok(addr)
+    }
+
+    /// Members of the group at `path`.
+    pub fn list(&self, src: &dyn ByteSource, path: &str) -> Result<Vec<Entry>> {
+        let ctx = self.ctx(src);
+        let addr = self.resolve(&ctx, path, 0)?;
+        let oh = ObjectHeader::parse(&ctx, addr)?;
+        let mut out = Vec::new();
+        for (name, target) in group::links(&ctx, &oh)? {
+            let addr = match target {
+                LinkTarget::Hard(a) => Some(a),
+                LinkTarget::Soft(_) => self.resolve(&ctx, &format!("{}/{name}", path.trim_end_matches('/')), 0).ok(),
+                LinkTarget::External(_) => None,
+            };
+            let Some(addr) = addr else {
+                out.push(Entry { name, kind: EntryKind::Link, shape: vec![], dtype: String::new() });
+                continue;
+            };
+            let child = ObjectHeader::parse(&ctx, addr)?;
+            let entry = if child.find(MSG_LAYOUT).is_some() {
+                let ds = self.dataset_at(&ctx, addr)?;
+                Entry { name, kind: EntryKind::Dataset, shape: ds.space.dims.clone(), dtype: ds.dtype.describe() }
+            } else if let Some(m) = child.find(MSG_DATATYPE) {
+                let dt = attribute::datatype(&ctx, m.data, m.offset, m.flags & 2 != 0)?;
+                Entry { name, kind: EntryKind::Datatype, shape: vec![], dtype: dt.describe() }
+            } else {
+                Entry { name, kind: EntryKind::Group, shape: vec![], dtype: String::new() }
+            };
+            out.push(entry);
+        }
+        Ok(out)
+    }
+
+    /// Attributes of the object at `path`: one column each (rows = first dimension,
+    /// one row for scalars; compound → Struct).
+    pub fn attrs(&self, src: &dyn ByteSource, path: &str) -> Result<Vec<(String, Column)>> {
+        let ctx = self.ctx(src);
+        let addr = self.resolve(&ctx, path, 0)?;
+        let oh = ObjectHeader::parse(&ctx, addr)?;
+        let mut out = Vec::new();
+        for a in attribute::attributes(&ctx, &oh)? {
+            let n = a.space.num_elements().unwrap_or(0) as usize;
+            let mut vl = VlReader::new(&ctx, self.max_read_bytes);
+            let col = decode(&mut vl, &a.dtype, &a.data, n, a.dtype.size(), 0)?;
+            let col = if a.space.dims.len() > 1 { fixed_size_lists(col, &a.space.dims[1..]) } else { col };
+            out.push((a.name, col));
+        }
+        Ok(out)
+    }
+
+    fn dataset_at(&self, ctx: &Ctx, addr: u64) -> Result<Dataset> {
+        let oh = ObjectHeader::parse(ctx, addr)?;
+        let at = ctx.abs(addr)?;
+        let m = |k: u16, what: &str| oh.find(k).ok_or_else(|| err(at, ErrorCode::NotFound, format!("object at {at} is not a dataset (no {what} message)")));
+        let sm = m(MSG_DATASPACE, "dataspace")?;
+        let space = Dataspace::parse(&mut Cur::new(sm.data, sm.offset, "dataspace message", ctx.sb.so, ctx.sb.sl))?;
+        let tm = m(MSG_DATATYPE, "datatype")?;
+        let dtype = attribute::datatype(ctx, tm.data, tm.offset, tm.flags & 2 != 0)?;
+        let lm = m(MSG_LAYOUT, "layout")?;
+        let layout = Layout::parse(&mut Cur::new(lm.data, lm.offset, "layout message", ctx.sb.so, ctx.sb.sl))?;
+        let filters = match oh.find(MSG_FILTERS) {
+            Some(f) => layout::parse_filters(&mut Cur::new(f.data, f.offset, "filter pipeline message", ctx.sb.so, ctx.sb.sl))?,
+            None => vec![],
+        };
+        let fill = match (oh.find(MSG_FILL), oh.find(MSG_FILL_OLD)) {
+            (Some(f), _) => layout::parse_fill(&mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl), false)?,
+            (None, Some(f)) => layout::parse_fill(&mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl), true)?,
+            _ => None,
+        };
+        if oh.find(MSG_EXTERNAL).is_some() {
+            return Err(err(at, ErrorCode::Unsupported, "dataset with external storage"));
+        }
+        if dtype.size() == 0 {
+            return Err(invalid(tm.offset, "datatype of size 0"));
+        }
+        Ok(Dataset { layout_version: lm.data.first().copied().unwrap_or(0), dtype, space, layout, filters, fill, at })
+    }
+
+    fn dataset(&self, ctx: &Ctx, path: &str) -> Result<Dataset> {
+        let addr = self.resolve(ctx, path, 0)?;
+        self.dataset_at(ctx, addr)
+    }
+
+    pub fn info(&self, src: &dyn ByteSource, path: &str) -> Result<DatasetInfo> {
+        let ctx = self.ctx(src);
+        let ds = self.dataset(&ctx, path)?;
+        let (chunks, chunk_index) = match &ds.layout {
+            Layout::Chunked { dims, index, .. } => (Some(dims.clone()), Some(index.name().to_string())),
+            _ => (None, None),
+        };
+        Ok(DatasetInfo {
+            shape: ds.space.dims.clone(),
+            maxshape: ds.space.maxdims.clone(),
+            dtype: ds.dtype.describe(),
+            element_size: ds.dtype.size() as u64,
+            layout: ds.layout.name().to_string(),
+            layout_version: ds.layout_version,
+            chunks,
+            chunk_index,
+            filters: ds.filters.iter().map(|f| filters::filter_name(f.id).to_string()).collect(),
+            fields: arrow_fields(&ds.dtype, &ds.space, path),
+        })
+    }
+
+    /// Byte ranges (absolute offset, length; sorted, coalesced) that `read` with the same
+    /// arguments touches. Ranges whose location depends on bytes not loaded yet are listed
+    /// as the next missing range; call again after loading to get the rest.
+    pub fn plan(&self, src: &dyn ByteSource, path: &str, start: u64, count: Option<u64>) -> Result<Vec<(u64, u64)>> {
+        let rec = Recorder { inner: src, log: RefCell::new(Vec::new()) };
+        let res = self.read(&rec, path, start, count);
+        let mut log = rec.log.into_inner();
+        match res {
+            Ok(_) => {}
+            Err(e) if e.is_need_bytes() => log.push((e.offset, e.need_len)),
+            Err(e) => return Err(e),
+        }
+        Ok(coalesce(log, 64 * 1024))
+    }
+
+    /// Rows `start .. start+count` (first dimension; all remaining rows when `count` is
+    /// `None`). Compound → one column per member; otherwise one column named after the
+    /// dataset; trailing dimensions → (nested) FixedSizeList.
+    pub fn read(&self, src: &dyn ByteSource, path: &str, start: u64, count: Option<u64>) -> Result<Batch> {
+        let ctx = self.ctx(src);
+        let ds = self.dataset(&ctx, path)?;
+        let dims = &ds.space.dims;
+        let nrows_total = if ds.space.null { 0 } else if dims.is_empty() { 1 } else { dims[0] };
+        if start > nrows_total {
+            return Err(err(ds.at, ErrorCode::NotFound, format!("{path}: start row {start} past {nrows_total} rows")));
+        }
+        let nrows = count.unwrap_or(u64::MAX).min(nrows_total - start);
+        let row_elems: u64 = dims.iter().skip(1).try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
+        let es = ds.dtype.size() as u64;
+        let raw = self.read_raw(&ctx, &ds, start, nrows, row_elems)?;
+        let n = (nrows * row_elems) as usize;
+        let mut vl = VlReader::new(&ctx, self.max_read_bytes);
+        let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
+        let name = path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/");
+        let (fields, columns) = match &ds.dtype {
+            Datatype::Compound { members, .. } => {
+                let mut f = Vec::new();
+                let mut c = Vec::new();
+                for m in members {
+                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize)?;
+                    let col = fixed_size_lists(col, trailing);
+                    f.push(Field::new(m.name.clone(), col.dtype.clone(), true));
+                    c.push(col);
+                }
+                (f, c)
+            }
+            dt => {
+                let col = fixed_size_lists(decode(&mut vl, dt, &raw, n, es as usize, 0)?, trailing);
+                (vec![Field::new(name, col.dtype.clone(), true)], vec![col])
+            }
+        };
+        let mut b = Batch::new(fields, columns);
+        b.num_rows = nrows as usize;
+        Ok(b)
+    }
+
+    /// The selection's element bytes, row-major, after filters, fill applied.
+    fn read_raw<'a>(&self, ctx: &Ctx<'a>, ds: &Dataset, start: u64, nrows: u64, row_elems: u64) -> Result<Cow<'a, [u8]>> {
+        let es = ds.dtype.size() as u64;
+        let row_bytes = row_elems.checked_mul(es).ok_or_else(|| invalid(ds.at, "row too large"))?;
+        let max = self.max_read_bytes;
+        let total = nrows.checked_mul(row_bytes).filter(|&t| t <= max).ok_or_else(|| {
+            err(ds.at, ErrorCode::Unsupported, format!("selection of {nrows} rows × {row_bytes} bytes is larger than the {max}-byte read limit"))
+        })?;
+        let filled = || -> Vec<u8> {
+            match &ds.fill {
+                Some(f) if f.len() as u64 == es && f.iter().any(|&b| b != 0) => f.repeat((total / es) as usize),
+                _ => vec![0u8; total as usize],
+            }
+        };
+        if total == 0 {
+            return Ok(Cow::Owned(Vec::new()));
+        }
+        match &ds.layout {
+            Layout::Compact { data, offset } => {
+                let s = start.saturating_mul(row_bytes).min(usize::MAX as u64 / 2);
+                let b = data.as_slice().get(s as usize..(s + total) as usize).ok_or_else(|| invalid(*offset, "compact data shorter than the dataspace"))?;
+                Ok(Cow::Owned(b.to_vec()))
+            }
+            Layout::Contiguous { addr, .. } => {
+                if *addr == UNDEF {
+                    return Ok(Cow::Owned(filled()));
+                }
+                Ok(Cow::Borrowed(ctx.read(addr.saturating_add(start.saturating_mul(row_bytes)), total, "contiguous dataset data")?))
+            }
+            Layout::Chunked { dims: cdims, index, addr, .. } => {
+                let dims = &ds.space.dims;
+                if cdims.len() != dims.len() || cdims.contains(&0) {
+                    return Err(invalid(ds.at, "chunk rank does not match the dataspace"));
+                }
+                filters::check_supported(&ds.filters, ds.at)?;
+                let g = ChunkGeom { dims, maxdims: &ds.space.maxdims, chunk: cdims, elem_size: es, filtered: !ds.filters.is_empty() };
+                let cb = g.chunk_bytes();
+                if cb > max {
+                    return Err(err(ds.at, ErrorCode::Unsupported, format!("chunk of {cb} bytes is larger than the {max}-byte read limit")));
+                }
+                let recs = chunk_index::chunks(ctx, index, *addr, &g, start..start + nrows)?;
+                let mut out = filled();
+                for r in recs {
+                    let stored = if ds.filters.is_empty() { cb } else { r.size };
+                    let raw = ctx.read(r.addr, stored, "chunk")?;
+                    let data: Cow<[u8]> = if ds.filters.is_empty() {
+                        Cow::Borrowed(raw)
+                    } else {
+                        Cow::Owned(filters::apply(&ds.filters, r.mask, raw, cb as usize, ctx.abs(r.addr)?)?)
+                    };
+                    if (data.len() as u64) < cb {
+                        return Err(invalid(ctx.abs(r.addr)?, format!("chunk decodes to {} bytes, expected {cb}", data.len())));
+                    }
+                    copy_chunk(&mut out, &data, &r, cdims, dims, start, nrows, es as usize)?;
+                }
+                Ok(Cow::Owned(out))
+            }
+        }
+    }
+}
+
+/// Copy the part of a chunk that falls inside rows `start..start+nrows` into `out`
+/// (row-major over `[nrows, dims[1..]]`).
+#[allow(clippy::too_many_arguments)]
+fn copy_chunk(out: &mut [u8], chunk: &[u8], r: &ChunkRec, cdims: &[u64], dims: &[u64], start: u64, nrows: u64, es: usize) -> Result<()> {
+    let rank = dims.len();
+    let last = rank - 1;
+    // Selected interval per dimension, in dataset coordinates.
+    let lo = |k: usize| if k == 0 { start } else { 0 };
+    let hi = |k: usize| if k == 0 { start + nrows } else { dims[k] };
+    let l0 = r.coords[last].max(lo(last));
+    let l1 = r.coords[last].saturating_add(cdims[last]).min(hi(last));
+    if l1 <= l0 {
+        return Ok(());
+    }
+    let run = (l1 - l0) as usize * es;
+    let mut odims = dims.to_vec();
+    odims[0] = nrows;
+    let mut c = vec![0u64; rank];
+    c[last] = l0 - r.coords[last];
+    let bad = || invalid(0, "chunk geometry does not fit the selection");
+    loop {
+        let mut ok = true;
+        let mut src = 0u64;
+        let mut dst = 0u64;
+        for k in 0..rank {
+            let g = r.coords[k].saturating_add(c[k]);
+            if g < lo(k) || g >= hi(k) {
+                ok = false;
+                break;
+            }
+            src = src * cdims[k] + c[k];
+            dst = dst * odims[k] + (g - lo(k));
+        }
+        if ok {
+            let s = usize::try_from(src).map_err(|_| bad())? * es;
+            let d = usize::try_from(dst).map_err(|_| bad())? * es;
+            let from = chunk.get(s..s + run).ok_or_else(bad)?;
+            out.get_mut(d..d + run).ok_or_else(bad)?.copy_from_slice(from);
+        }
+        // Advance the odometer over all dims but the last.
+        let mut k = last;
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            c[k] += 1;
+            if c[k] < cdims[k] {
+                break;
+            }
+            c[k] = 0;
+            if k == 0 {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The Arrow fields `read` returns (types of VL strings are reported as Utf8; a column
+/// whose bytes are not valid UTF-8 comes back as Binary).
+fn arrow_fields(dt: &Datatype, space: &Dataspace, path: &str) -> Vec<Field> {
+    use arrowsmith_core::DataType as D;
+    fn ty(dt: &Datatype) -> D {
+        match dt {
+            Datatype::Int { size, signed, .. } => match (size, signed) {
+                (1, true) => D::Int8,
+                (1, false) => D::UInt8,
+                (2, true) => D::Int16,
+                (2, false) => D::UInt16,
+                (4, true) => D::Int32,
+                (4, false) => D::UInt32,
+                (3..=8, true) => D::Int64,
+                (3..=8, false) => D::UInt64,
+                _ => D::Binary,
+            },
+            Datatype::Float { size: 2, .. } => D::Float16,
+            Datatype::Float { size: 4, .. } => D::Float32,
+            Datatype::Float { .. } => D::Float64,
+            Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
+            Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
+            Datatype::Bitfield { size: 1, .. } => D::UInt8,
+            Datatype::Bitfield { size: 2, .. } => D::UInt16,
+            Datatype::Bitfield { size: 4, .. } => D::UInt32,
+            Datatype::Bitfield { size: 8, .. } => D::UInt64,
+            Datatype::Bitfield { .. } | Datatype::Opaque { .. } | Datatype::Time { .. } | Datatype::Reference { .. } => D::Binary,
+            Datatype::Enum { base, .. } => ty(base),
+            Datatype::Compound { members, .. } => D::Struct(members.iter().map(|m| Field::new(m.name.clone(), ty(&m.dtype), true)).collect()),
+            Datatype::Array { dims, base } => {
+                dims.iter().rev().fold(ty(base), |t, &d| D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32))
+            }
+            Datatype::VlSequence { base, .. } => D::List(Box::new(Field::new("item", ty(base), true))),
+        }
+    }
+    let wrap = |t: D| {
+        space.dims.iter().skip(1).rev().fold(t, |t, &d| D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32))
+    };
+    match dt {
+        Datatype::Compound { members, .. } => members.iter().map(|m| Field::new(m.name.clone(), wrap(ty(&m.dtype)), true)).collect(),
+        _ => vec![Field::new(path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/"), wrap(ty(dt)), true)],
+    }
+}
+
+struct Recorder<'s> {
+    inner: &'s dyn ByteSource,
+    log: RefCell<Vec<(u64, u64)>>,
+}
+
+impl ByteSource for Recorder<'_> {
+    fn size(&self) -> u64 {
+        self.inner.size()
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        self.log.borrow_mut().push((offset, len as u64));
+        self.inner.get(offset, len)
+    }
+}
+
+fn coalesce(mut r: Vec<(u64, u64)>, gap: u64) -> Vec<(u64, u64)> {
+    r.retain(|&(_, l)| l > 0);
+    r.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (o, l) in r {
+        if let Some(last) = out.last_mut() {
+            let end = last.0 + last.1;
+            if o <= end.saturating_add(gap) {
+                last.1 = last.1.max(o + l - last.0);
+                continue;
+            }
+        }
+        out.push((o, l));
+    }
+    out
+}
+
+/// Convenience for whole-file buffers: every dataset path in the file (depth-first).
+pub fn dataset_paths(file: &Hdf5File, src: &dyn ByteSource) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack = vec!["/".to_string()];
+    let mut seen = 0usize;
+    while let Some(p) = stack.pop() {
+        seen += 1;
+        if seen > 100_000 {
+            return Err(DecodeError::new(Format::Hdf5, 0, ErrorCode::TooDeep, "too many groups"));
+        }
+        for e in file.list(src, &p)? {
+            let child = if p == "/" { format!("/{}", e.name) } else { format!("{p}/{}", e.name) };
+            match e.kind {
+                EntryKind::Group
+                    if child.matches('/').count() < 64 => {
+                        stack.push(child)
+                    }
+                EntryKind::Dataset => out.push(child),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Fuzzing / robustness entry: open, list every group recursively, read every dataset and
+/// every attribute. Errors are expected on bad input; panics, hangs and unbounded
+/// allocation are bugs. Returns the number of datasets read successfully.
+#[doc(hidden)]
+pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
+    let src: &dyn ByteSource = &SliceSource(data);
+    let Ok(mut f) = Hdf5File::open(src) else { return 0 };
+    f.max_read_bytes = max_read_bytes;
+    let Ok(paths) = dataset_paths(&f, src) else { return 0 };
+    let _ = f.attrs(src, "/");
+    let mut ok = 0;
+    for p in paths.iter().take(256) {
+        let _ = f.info(src, p);
+        let _ = f.attrs(src, p);
+        if f.read(src, p, 0, None).is_ok() {
+            ok += 1;
+        }
+        let _ = f.read(src, p, 1, Some(2));
+    }
+    ok
+}
+
+/// A borrowed whole-file buffer as a sized [`ByteSource`] (`&[u8]` itself is unsized, so it
+/// cannot be passed as `&dyn ByteSource`; this wrapper avoids copying it into a `Vec`).
+pub struct SliceSource<'a>(pub &'a [u8]);
+
+impl ByteSource for SliceSource<'_> {
+    fn size(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        <[u8] as ByteSource>::get(self.0, offset, len)
+    }
+}

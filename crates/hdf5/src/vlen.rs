@@ -1,0 +1,173 @@
+//! The batched variable-length path.
+//!
+//! For N cells: parse every cell header from the already-decoded raw bytes (one pass, SoA),
+//! build Arrow offsets by prefix sum (sizing the values buffer exactly, one allocation),
+//! collect the distinct global heap collections, parse each once (cached per read, and
+//! requested from the host as coalesced ranges when not loaded), then copy every payload
+//! straight into the values buffer. Strings are UTF-8 validated once per column; sequences
+//! of primitives are byte-swapped in bulk when big-endian; other bases (compound, nested VL,
+//! strings) are decoded once over the gathered payloads.
+
+use std::collections::HashMap;
+
+use arrowsmith_core::{Bitmap, Buffer, Column, DataType, DecodeError, ErrorCode, Field, Format, Result};
+
+use crate::datatype::Datatype;
+use crate::decode::{decode, utf8_or_binary};
+use crate::global_heap::Collection;
+use crate::io::{err, invalid, le_uint, UNDEF};
+use crate::Ctx;
+
+/// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
+const MAX_VALUES: u64 = i32::MAX as u64;
+
+pub struct VlReader<'a, 'c> {
+    pub ctx: &'c Ctx<'a>,
+    cache: HashMap<u64, Collection<'a>>,
+    /// Bytes still allowed to be gathered by this read (all VL columns together).
+    budget: u64,
+}
+
+struct Cells {
+    lens: Vec<u32>,
+    addrs: Vec<u64>,
+    idxs: Vec<u32>,
+}
+
+impl<'a, 'c> VlReader<'a, 'c> {
+    pub fn new(ctx: &'c Ctx<'a>, max_bytes: u64) -> Self {
+        VlReader { ctx, cache: HashMap::new(), budget: max_bytes }
+    }
+
+    fn cells(&self, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Cells> {
+        let so = self.ctx.sb.so as usize;
+        let cell = 8 + so;
+        let mut c = Cells { lens: Vec::with_capacity(n), addrs: Vec::with_capacity(n), idxs: Vec::with_capacity(n) };
+        if n > 0 && (n - 1) * stride + off + cell > bytes.len() {
+            return Err(invalid(0, "variable-length cells past the raw data"));
+        }
+        for i in 0..n {
+            let p = i * stride + off;
+            let h = &bytes[p..p + cell];
+            c.lens.push(u32::from_le_bytes(h[0..4].try_into().unwrap()));
+            let a = &h[4..4 + so];
+            c.addrs.push(if a.iter().all(|&b| b == 0xff) { UNDEF } else { le_uint(a) });
+            c.idxs.push(u32::from_le_bytes(h[4 + so..8 + so].try_into().unwrap()));
+        }
+        Ok(c)
+    }
+
+    /// Parse every distinct collection the cells point to (each once). When bytes are
+    /// missing, ask for one range covering the neighbouring missing collections too.
+    fn load(&mut self, cells: &Cells) -> Result<()> {
+        // Cells point to few collections in long runs: dedupe runs first, then sort.
+        let mut addrs: Vec<u64> = Vec::new();
+        let mut prev = 0;
+        for &a in &cells.addrs {
+            if a != prev && a != 0 && a != UNDEF {
+                addrs.push(a);
+                prev = a;
+            }
+        }
+        addrs.sort_unstable();
+        addrs.dedup();
+        for (k, &a) in addrs.iter().enumerate() {
+            if self.cache.contains_key(&a) {
+                continue;
+            }
+            match Collection::parse(self.ctx, a) {
+                Ok(c) => {
+                    self.cache.insert(a, c);
+                }
+                Err(e) if e.is_need_bytes() => {
+                    let size = self.ctx.src.size();
+                    let mut end = e.offset + e.need_len.max(4096);
+                    for &b in &addrs[k + 1..] {
+                        let ab = self.ctx.abs(b)?;
+                        if ab > end + (1 << 20) || ab >= size {
+                            break;
+                        }
+                        if self.ctx.src.get(ab, 16).is_none() {
+                            end = end.max(ab + 65536);
+                        }
+                    }
+                    let end = end.min(size);
+                    return Err(DecodeError::need_bytes(Format::Hdf5, e.offset, end.saturating_sub(e.offset).max(e.need_len)));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Gather payloads into one buffer (`base` bytes per element). Returns element offsets
+    /// (i32, n+1), the payload bytes and validity (null reference → null).
+    fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
+        let n = cells.lens.len();
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0i32);
+        let mut total_elems: u64 = 0;
+        let mut validity = Bitmap::with_capacity(n);
+        for i in 0..n {
+            let null = cells.addrs[i] == 0 || cells.addrs[i] == UNDEF;
+            validity.push(!null);
+            if !null {
+                total_elems += cells.lens[i] as u64;
+            }
+            let bytes = total_elems.saturating_mul(base.max(1) as u64);
+            if bytes > MAX_VALUES.min(self.budget) {
+                return Err(err(0, ErrorCode::Unsupported, format!("variable-length payloads exceed the read limit ({} bytes left)", self.budget.min(MAX_VALUES))));
+            }
+            offsets.push(total_elems as i32);
+        }
+        self.load(cells)?;
+        self.budget -= total_elems * base as u64;
+        let mut values = vec![0u8; total_elems as usize * base];
+        let mut last: Option<(u64, &Collection<'a>)> = None;
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..n {
+            let len = cells.lens[i] as usize * base;
+            if !validity.get(i) || len == 0 {
+                continue;
+            }
+            let a = cells.addrs[i];
+            let coll = match last {
+                Some((la, c)) if la == a => c,
+                _ => {
+                    let c = self.cache.get(&a).expect("loaded");
+                    last = Some((a, c));
+                    c
+                }
+            };
+            let obj = coll.object(cells.idxs[i]).ok_or_else(|| {
+                invalid(coll.at, format!("global heap collection has no object {} (cell {i})", cells.idxs[i]))
+            })?;
+            if obj.len() < len {
+                return Err(invalid(coll.at, format!("global heap object {} holds {} bytes, cell {i} needs {len}", cells.idxs[i], obj.len())));
+            }
+            let at = offsets[i] as usize * base;
+            values[at..at + len].copy_from_slice(&obj[..len]);
+        }
+        Ok((offsets, values, validity))
+    }
+
+    pub fn decode_vl(&mut self, dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Column> {
+        let cells = self.cells(bytes, n, stride, off)?;
+        match dt {
+            Datatype::VlString { .. } => {
+                let (offsets, values, validity) = self.gather(&cells, 1)?;
+                Ok(utf8_or_binary(offsets, values, Some(validity)))
+            }
+            Datatype::VlSequence { base, .. } => {
+                let bs = base.size();
+                let (offsets, values, validity) = self.gather(&cells, bs)?;
+                let total = *offsets.last().unwrap() as usize;
+                let child = decode(self, base, &values, total, bs, 0)?;
+                let field = Field::new("item", child.dtype.clone(), true);
+                let validity = Some(validity).filter(|v| v.count_zeros() > 0);
+                Ok(Column { dtype: DataType::List(Box::new(field)), len: n, validity, buffers: vec![Buffer::I32(offsets)], children: vec![child] })
+            }
+            _ => Err(invalid(0, "decode_vl on a fixed-size type")),
+        }
+    }
+}

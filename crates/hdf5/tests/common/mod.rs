@@ -1,0 +1,147 @@
+//! Compare Arrow columns with the h5py JSON dumps written by gen_h5py.py.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use arrowsmith_core::{Buffer, Column, DataType};
+use serde_json::Value;
+
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hdf5")
+}
+
+pub fn f16_to_f64(h: u16) -> f64 {
+    let s = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    s * match e {
+        0 => m * 2f64.powi(-24),
+        31 => if m == 0.0 { f64::INFINITY } else { f64::NAN },
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+fn is_valid(col: &Column, i: usize) -> bool {
+    col.validity.as_ref().is_none_or(|v| v.get(i))
+}
+
+fn offsets(col: &Column) -> &[i32] {
+    match &col.buffers[0] {
+        Buffer::I32(o) => o,
+        b => panic!("offsets buffer {b:?}"),
+    }
+}
+
+fn num(col: &Column, i: usize) -> Option<f64> {
+    Some(match &col.buffers[0] {
+        Buffer::I8(v) => v[i] as f64,
+        Buffer::U8(v) => v[i] as f64,
+        Buffer::I16(v) => v[i] as f64,
+        Buffer::U16(v) if col.dtype == DataType::Float16 => f16_to_f64(v[i]),
+        Buffer::U16(v) => v[i] as f64,
+        Buffer::I32(v) => v[i] as f64,
+        Buffer::U32(v) => v[i] as f64,
+        Buffer::I64(_) | Buffer::U64(_) => return None,
+        Buffer::F32(v) => v[i] as f64,
+        Buffer::F64(v) => v[i],
+    })
+}
+
+pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String> {
+    let fail = |m: String| Err(format!("{at}: {m}"));
+    match exp {
+        Value::Object(o) if o.contains_key("hex") => {
+            let h = o["hex"].as_str().unwrap();
+            if !matches!(col.dtype, DataType::Utf8 | DataType::Binary) {
+                return fail(format!("expected bytes, column is {:?}", col.dtype));
+            }
+            if !is_valid(col, i) {
+                return if h.is_empty() { Ok(()) } else { fail(format!("null, expected {h}")) };
+            }
+            let off = offsets(col);
+            let Buffer::U8(d) = &col.buffers[1] else { panic!() };
+            let got: String = d[off[i] as usize..off[i + 1] as usize].iter().map(|b| format!("{b:02x}")).collect();
+            if got != h {
+                return fail(format!("bytes {} != expected {}", trunc(&got), trunc(h)));
+            }
+            Ok(())
+        }
+        Value::Object(o) if o.contains_key("ref") => Ok(()),
+        Value::Object(o) => {
+            let DataType::Struct(fields) = &col.dtype else { return fail(format!("expected struct, got {:?}", col.dtype)) };
+            for (k, v) in o {
+                let j = fields.iter().position(|f| &f.name == k).ok_or_else(|| format!("{at}: no member {k}"))?;
+                check(&col.children[j], i, v, &format!("{at}.{k}"))?;
+            }
+            Ok(())
+        }
+        Value::Array(a) => match &col.dtype {
+            DataType::List(_) => {
+                if !is_valid(col, i) {
+                    return if a.is_empty() { Ok(()) } else { fail("null list, expected values".into()) };
+                }
+                let off = offsets(col);
+                let (s, e) = (off[i] as usize, off[i + 1] as usize);
+                if e - s != a.len() {
+                    return fail(format!("list of {} != expected {}", e - s, a.len()));
+                }
+                for (k, v) in a.iter().enumerate() {
+                    check(&col.children[0], s + k, v, &format!("{at}[{k}]"))?;
+                }
+                Ok(())
+            }
+            DataType::FixedSizeList(_, n) => {
+                let n = *n as usize;
+                if n != a.len() {
+                    return fail(format!("fixed list of {n} != expected {}", a.len()));
+                }
+                for (k, v) in a.iter().enumerate() {
+                    check(&col.children[0], i * n + k, v, &format!("{at}[{k}]"))?;
+                }
+                Ok(())
+            }
+            t => fail(format!("expected a list, column is {t:?}")),
+        },
+        Value::Number(n) => {
+            if !is_valid(col, i) {
+                return fail("null number".into());
+            }
+            match &col.buffers.first() {
+                Some(Buffer::I64(v)) => {
+                    if Some(v[i]) != n.as_i64() {
+                        return fail(format!("{} != {n}", v[i]));
+                    }
+                }
+                Some(Buffer::U64(v)) => {
+                    if Some(v[i]) != n.as_u64() {
+                        return fail(format!("{} != {n}", v[i]));
+                    }
+                }
+                _ => {
+                    let got = num(col, i).ok_or_else(|| format!("{at}: not numeric {:?}", col.dtype))?;
+                    let want = n.as_f64().unwrap();
+                    if got != want && !(got - want).abs().le(&(want.abs() * 1e-6)) {
+                        return fail(format!("{got} != {want}"));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Value::String(s) => {
+            let got = num(col, i).ok_or_else(|| format!("{at}: not numeric"))?;
+            let ok = match s.as_str() {
+                "nan" => got.is_nan(),
+                "inf" => got == f64::INFINITY,
+                "-inf" => got == f64::NEG_INFINITY,
+                _ => false,
+            };
+            if ok { Ok(()) } else { fail(format!("{got} != {s}")) }
+        }
+        Value::Null => Ok(()),
+        Value::Bool(_) => fail("bool".into()),
+    }
+}
+
+fn trunc(s: &str) -> String {
+    if s.len() > 80 { format!("{}…({} chars)", &s[..80], s.len()) } else { s.to_string() }
+}

@@ -1,0 +1,615 @@
+//! Column builders with single-pass type inference.
+//!
+//! A builder keeps the narrowest representation that holds every value seen so far and
+//! widens its storage once, in place, when a value needs more (i32 → i64 → u64, f32 →
+//! f64, ints → f64). Values land directly in the buffers the final Arrow column owns.
+
+use std::collections::HashMap;
+
+use arrowsmith_core::{Bitmap, Buffer, Column, DataType, Field, TimeUnit};
+
+/// Why a value cannot join a column. The parser adds the byte offset.
+#[derive(Debug)]
+pub enum Reject {
+    /// The column holds `have` values; a `got` value arrived.
+    Mismatch {
+        have: &'static str,
+        got: &'static str,
+    },
+    /// A uint64 above i64::MAX in a column that also has negative ints (or vice versa).
+    SignedUnsigned,
+    /// Utf8/Binary data past 2^31-1 bytes.
+    TooLarge,
+}
+
+pub type BResult<T = ()> = Result<T, Reject>;
+
+#[derive(Debug, Default)]
+pub struct Builder {
+    pub len: usize,
+    /// Created on the first null.
+    pub validity: Option<Bitmap>,
+    pub data: Data,
+}
+
+#[derive(Debug, Default)]
+pub enum Data {
+    /// No non-null value yet.
+    #[default]
+    Empty,
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U64(Vec<u64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Bool(Bitmap),
+    Bytes {
+        utf8: bool,
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+    },
+    Timestamp(Vec<i64>),
+    Ext {
+        types: Vec<i8>,
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+    },
+    List {
+        offsets: Vec<i32>,
+        child: Box<Builder>,
+    },
+    Struct(Box<StructData>),
+}
+
+#[derive(Debug, Default)]
+pub struct StructData {
+    pub names: Vec<String>,
+    pub children: Vec<Builder>,
+    pub index: HashMap<String, usize>,
+    /// Field index that the key at each map position resolved to last time.
+    pub key_cache: Vec<usize>,
+}
+
+impl Data {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Data::Empty => "nil",
+            Data::I32(_) | Data::I64(_) | Data::U64(_) => "int",
+            Data::F32(_) | Data::F64(_) => "float",
+            Data::Bool(_) => "bool",
+            Data::Bytes { utf8: true, .. } => "str",
+            Data::Bytes { utf8: false, .. } => "bin",
+            Data::Timestamp(_) => "timestamp",
+            Data::Ext { .. } => "ext",
+            Data::List { .. } => "array",
+            Data::Struct(_) => "map",
+        }
+    }
+}
+
+fn offset_of(len: usize) -> BResult<i32> {
+    i32::try_from(len).map_err(|_| Reject::TooLarge)
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    #[inline]
+    fn valid(&mut self) {
+        self.len += 1;
+        if let Some(v) = &mut self.validity {
+            v.push(true);
+        }
+    }
+
+    #[inline]
+    pub fn valid_n(&mut self, n: usize) {
+        self.len += n;
+        if let Some(v) = &mut self.validity {
+            v.push_n(true, n);
+        }
+    }
+
+    /// Storage for a first value, back-filled with defaults for the leading nulls.
+    fn start(&mut self, data: Data) {
+        debug_assert!(matches!(self.data, Data::Empty));
+        self.data = data;
+        self.fill_defaults(self.len);
+    }
+
+    /// Append `n` default (placeholder) values to the storage, not touching len/validity.
+    fn fill_defaults(&mut self, n: usize) {
+        match &mut self.data {
+            Data::Empty => {}
+            Data::I32(v) => v.resize(v.len() + n, 0),
+            Data::I64(v) | Data::Timestamp(v) => v.resize(v.len() + n, 0),
+            Data::U64(v) => v.resize(v.len() + n, 0),
+            Data::F32(v) => v.resize(v.len() + n, 0.0),
+            Data::F64(v) => v.resize(v.len() + n, 0.0),
+            Data::Bool(b) => b.push_n(false, n),
+            Data::Bytes { offsets, .. } | Data::List { offsets, .. } => {
+                let last = offsets.last().copied().unwrap_or(0);
+                offsets.resize(offsets.len() + n, last);
+            }
+            Data::Ext { types, offsets, .. } => {
+                types.resize(types.len() + n, 0);
+                let last = offsets.last().copied().unwrap_or(0);
+                offsets.resize(offsets.len() + n, last);
+            }
+            Data::Struct(s) => {
+                for c in &mut s.children {
+                    c.push_nulls(n);
+                }
+            }
+        }
+    }
+
+    pub fn push_nulls(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        let v = self
+            .validity
+            .get_or_insert_with(|| Bitmap::filled(self.len, true));
+        v.push_n(false, n);
+        self.len += n;
+        self.fill_defaults(n);
+    }
+
+    #[inline]
+    pub fn push_null(&mut self) {
+        self.push_nulls(1);
+    }
+
+    fn mismatch<T>(&self, got: &'static str) -> BResult<T> {
+        Err(Reject::Mismatch {
+            have: self.data.kind(),
+            got,
+        })
+    }
+
+    // ---- numbers ----
+
+    #[inline]
+    pub fn push_i64(&mut self, x: i64) -> BResult {
+        match &mut self.data {
+            Data::I32(v) => match i32::try_from(x) {
+                Ok(y) => v.push(y),
+                Err(_) => {
+                    let mut w: Vec<i64> = Vec::with_capacity(v.len() + 1);
+                    w.extend(v.iter().map(|&y| y as i64));
+                    w.push(x);
+                    self.data = Data::I64(w);
+                }
+            },
+            Data::I64(v) => v.push(x),
+            Data::U64(v) => match u64::try_from(x) {
+                Ok(y) => v.push(y),
+                Err(_) => return Err(Reject::SignedUnsigned),
+            },
+            Data::F64(v) => v.push(x as f64),
+            Data::F32(v) => {
+                let mut w: Vec<f64> = v.iter().map(|&y| y as f64).collect();
+                w.push(x as f64);
+                self.data = Data::F64(w);
+            }
+            Data::Empty => {
+                self.start(match i32::try_from(x) {
+                    Ok(_) => Data::I32(Vec::new()),
+                    Err(_) => Data::I64(Vec::new()),
+                });
+                return self.push_i64(x);
+            }
+            _ => return self.mismatch("int"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    #[inline]
+    pub fn push_u64(&mut self, x: u64) -> BResult {
+        if let Ok(y) = i64::try_from(x) {
+            return self.push_i64(y);
+        }
+        match &mut self.data {
+            Data::U64(v) => v.push(x),
+            Data::I32(v) => {
+                if v.iter().any(|&y| y < 0) {
+                    return Err(Reject::SignedUnsigned);
+                }
+                let mut w: Vec<u64> = v.iter().map(|&y| y as u64).collect();
+                w.push(x);
+                self.data = Data::U64(w);
+            }
+            Data::I64(v) => {
+                if v.iter().any(|&y| y < 0) {
+                    return Err(Reject::SignedUnsigned);
+                }
+                let w: Vec<u64> = std::mem::take(v)
+                    .into_iter()
+                    .map(|y| y as u64)
+                    .chain([x])
+                    .collect();
+                self.data = Data::U64(w);
+            }
+            Data::F64(v) => v.push(x as f64),
+            Data::F32(_) => {
+                self.widen_to_f64();
+                return self.push_u64(x);
+            }
+            Data::Empty => {
+                self.start(Data::U64(Vec::new()));
+                return self.push_u64(x);
+            }
+            _ => return self.mismatch("int"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    /// Convert numeric storage to f64 (once). Caller checked it is numeric.
+    fn widen_to_f64(&mut self) {
+        let w: Vec<f64> = match &self.data {
+            Data::I32(v) => v.iter().map(|&y| y as f64).collect(),
+            Data::I64(v) => v.iter().map(|&y| y as f64).collect(),
+            Data::U64(v) => v.iter().map(|&y| y as f64).collect(),
+            Data::F32(v) => v.iter().map(|&y| y as f64).collect(),
+            _ => return,
+        };
+        self.data = Data::F64(w);
+    }
+
+    #[inline]
+    pub fn push_f32(&mut self, x: f32) -> BResult {
+        match &mut self.data {
+            Data::F32(v) => v.push(x),
+            Data::F64(v) => v.push(x as f64),
+            Data::I32(_) | Data::I64(_) | Data::U64(_) => {
+                self.widen_to_f64();
+                return self.push_f32(x);
+            }
+            Data::Empty => {
+                self.start(Data::F32(Vec::new()));
+                return self.push_f32(x);
+            }
+            _ => return self.mismatch("float"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    #[inline]
+    pub fn push_f64(&mut self, x: f64) -> BResult {
+        match &mut self.data {
+            Data::F64(v) => v.push(x),
+            Data::F32(_) | Data::I32(_) | Data::I64(_) | Data::U64(_) => {
+                self.widen_to_f64();
+                return self.push_f64(x);
+            }
+            Data::Empty => {
+                self.start(Data::F64(Vec::new()));
+                return self.push_f64(x);
+            }
+            _ => return self.mismatch("float"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    // ---- other scalars ----
+
+    #[inline]
+    pub fn push_bool(&mut self, x: bool) -> BResult {
+        match &mut self.data {
+            Data::Bool(b) => b.push(x),
+            Data::Empty => {
+                self.start(Data::Bool(Bitmap::new()));
+                return self.push_bool(x);
+            }
+            _ => return self.mismatch("bool"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    /// Append str (`utf8`) or bin bytes. UTF-8 is validated by the caller.
+    #[inline]
+    pub fn push_bytes(&mut self, utf8: bool, bytes: &[u8]) -> BResult {
+        match &mut self.data {
+            Data::Bytes {
+                utf8: u,
+                offsets,
+                data,
+            } if *u == utf8 => {
+                let end = data
+                    .len()
+                    .checked_add(bytes.len())
+                    .ok_or(Reject::TooLarge)?;
+                let end = offset_of(end)?;
+                data.extend_from_slice(bytes);
+                offsets.push(end);
+            }
+            Data::Empty => {
+                self.start(Data::Bytes {
+                    utf8,
+                    offsets: vec![0],
+                    data: Vec::new(),
+                });
+                return self.push_bytes(utf8, bytes);
+            }
+            _ => return self.mismatch(if utf8 { "str" } else { "bin" }),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    pub fn push_timestamp(&mut self, ns: i64) -> BResult {
+        match &mut self.data {
+            Data::Timestamp(v) => v.push(ns),
+            Data::Empty => {
+                self.start(Data::Timestamp(Vec::new()));
+                return self.push_timestamp(ns);
+            }
+            _ => return self.mismatch("timestamp"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    pub fn push_ext(&mut self, ty: i8, bytes: &[u8]) -> BResult {
+        match &mut self.data {
+            Data::Ext {
+                types,
+                offsets,
+                data,
+            } => {
+                let end = data
+                    .len()
+                    .checked_add(bytes.len())
+                    .ok_or(Reject::TooLarge)?;
+                let end = offset_of(end)?;
+                types.push(ty);
+                data.extend_from_slice(bytes);
+                offsets.push(end);
+            }
+            Data::Empty => {
+                self.start(Data::Ext {
+                    types: Vec::new(),
+                    offsets: vec![0],
+                    data: Vec::new(),
+                });
+                return self.push_ext(ty, bytes);
+            }
+            _ => return self.mismatch("ext"),
+        }
+        self.valid();
+        Ok(())
+    }
+
+    // ---- nested ----
+
+    /// Begin a list value: returns its child builder. Call `end_list` after the elements.
+    pub fn begin_list(&mut self) -> BResult<&mut Builder> {
+        if matches!(self.data, Data::Empty) {
+            self.start(Data::List {
+                offsets: vec![0],
+                child: Box::default(),
+            });
+        }
+        let have = self.data.kind();
+        match &mut self.data {
+            Data::List { child, .. } => Ok(child),
+            _ => Err(Reject::Mismatch { have, got: "array" }),
+        }
+    }
+
+    pub fn end_list(&mut self) -> BResult {
+        if let Data::List { offsets, child } = &mut self.data {
+            offsets.push(offset_of(child.len)?);
+        }
+        self.valid();
+        Ok(())
+    }
+
+    /// Begin a map (struct) value: returns its struct data and the row index of this value.
+    pub fn begin_struct(&mut self) -> BResult<(&mut StructData, usize)> {
+        if matches!(self.data, Data::Empty) {
+            self.start(Data::Struct(Box::default()));
+        }
+        let row = self.len;
+        let have = self.data.kind();
+        match &mut self.data {
+            Data::Struct(s) => Ok((s, row)),
+            _ => Err(Reject::Mismatch { have, got: "map" }),
+        }
+    }
+
+    /// Finish a struct value that set `present` distinct fields: null-fill the others.
+    pub fn end_struct(&mut self, present: usize) {
+        let row = self.len;
+        match &mut self.data {
+            Data::Struct(s) if present < s.children.len() => {
+                for c in &mut s.children {
+                    if c.len == row {
+                        c.push_null();
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.valid();
+    }
+
+    // ---- finish ----
+
+    pub fn finish(self) -> Column {
+        let Builder {
+            len,
+            validity,
+            data,
+        } = self;
+        let col = |dtype: DataType, buf: Buffer| Column::primitive(dtype, buf, validity.clone());
+        match data {
+            Data::Empty => Column::nulls(len),
+            Data::I32(v) => col(DataType::Int32, Buffer::I32(v)),
+            Data::I64(v) => col(DataType::Int64, Buffer::I64(v)),
+            Data::U64(v) => col(DataType::UInt64, Buffer::U64(v)),
+            Data::F32(v) => col(DataType::Float32, Buffer::F32(v)),
+            Data::F64(v) => col(DataType::Float64, Buffer::F64(v)),
+            Data::Timestamp(v) => col(DataType::Timestamp(TimeUnit::Nanosecond), Buffer::I64(v)),
+            Data::Bool(b) => Column::boolean(b, validity),
+            Data::Bytes {
+                utf8,
+                offsets,
+                data,
+            } => Column::bytes(
+                if utf8 {
+                    DataType::Utf8
+                } else {
+                    DataType::Binary
+                },
+                offsets,
+                data,
+                validity,
+            ),
+            Data::Ext {
+                types,
+                offsets,
+                data,
+            } => {
+                let n = types.len();
+                let t = Column::primitive(DataType::Int8, Buffer::I8(types), None);
+                let d = Column::bytes(DataType::Binary, offsets, data, None);
+                let fields = vec![
+                    Field::new("type", DataType::Int8, false),
+                    Field::new("data", DataType::Binary, false),
+                ];
+                Column {
+                    dtype: DataType::Struct(fields),
+                    len: n,
+                    validity: normalize(validity),
+                    buffers: vec![],
+                    children: vec![t, d],
+                }
+            }
+            Data::List { offsets, child } => {
+                let child = child.finish();
+                let item = Field::new("item", child.dtype.clone(), true);
+                Column {
+                    dtype: DataType::List(Box::new(item)),
+                    len,
+                    validity: normalize(validity),
+                    buffers: vec![Buffer::I32(offsets)],
+                    children: vec![child],
+                }
+            }
+            Data::Struct(s) => {
+                let (fields, children) = s.finish();
+                Column {
+                    dtype: DataType::Struct(fields),
+                    len,
+                    validity: normalize(validity),
+                    buffers: vec![],
+                    children,
+                }
+            }
+        }
+    }
+}
+
+impl StructData {
+    pub fn finish(self) -> (Vec<Field>, Vec<Column>) {
+        let children: Vec<Column> = self.children.into_iter().map(Builder::finish).collect();
+        let fields = self
+            .names
+            .into_iter()
+            .zip(&children)
+            .map(|(n, c)| Field::new(n, c.dtype.clone(), true))
+            .collect();
+        (fields, children)
+    }
+
+    /// Field index for `key` (bytes already known to be UTF-8 when inserted), creating
+    /// the field with `row` leading nulls when new. `pos` is the key's position in its map.
+    #[inline]
+    pub fn field(
+        &mut self,
+        pos: usize,
+        key: &[u8],
+        row: usize,
+    ) -> Result<usize, std::str::Utf8Error> {
+        if let Some(&i) = self.key_cache.get(pos) {
+            if self.names[i].as_bytes() == key {
+                return Ok(i);
+            }
+        }
+        let key = std::str::from_utf8(key)?;
+        let i = match self.index.get(key) {
+            Some(&i) => i,
+            None => {
+                let i = self.names.len();
+                self.names.push(key.to_owned());
+                self.index.insert(key.to_owned(), i);
+                let mut b = Builder::new();
+                b.push_nulls(row);
+                self.children.push(b);
+                i
+            }
+        };
+        if pos < self.key_cache.len() {
+            self.key_cache[pos] = i;
+        } else if pos == self.key_cache.len() {
+            self.key_cache.push(i);
+        }
+        Ok(i)
+    }
+}
+
+fn normalize(v: Option<Bitmap>) -> Option<Bitmap> {
+    v.filter(|b| b.count_zeros() > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_past_i32_are_rejected() {
+        assert_eq!(offset_of(i32::MAX as usize).ok(), Some(i32::MAX));
+        assert!(matches!(
+            offset_of(i32::MAX as usize + 1),
+            Err(Reject::TooLarge)
+        ));
+    }
+
+    #[test]
+    fn widening_keeps_values_and_nulls() {
+        let mut b = Builder::new();
+        b.push_null();
+        b.push_i64(-5).unwrap();
+        b.push_i64(1 << 40).unwrap(); // i32 → i64
+        b.push_f32(0.5).unwrap(); // → f64
+        let c = b.finish();
+        assert_eq!(c.dtype, DataType::Float64);
+        assert_eq!(
+            c.buffers[0],
+            Buffer::F64(vec![0.0, -5.0, (1u64 << 40) as f64, 0.5])
+        );
+        assert_eq!(c.null_count(), 1);
+
+        let mut b = Builder::new();
+        b.push_u64(7).unwrap();
+        b.push_u64(u64::MAX).unwrap(); // i32 → u64
+        assert!(matches!(b.push_i64(-1), Err(Reject::SignedUnsigned)));
+        assert!(matches!(
+            b.push_bool(true),
+            Err(Reject::Mismatch {
+                have: "int",
+                got: "bool"
+            })
+        ));
+        assert_eq!(b.finish().buffers[0], Buffer::U64(vec![7, u64::MAX]));
+    }
+}

@@ -1,0 +1,47 @@
+//! Portable kernels (native builds, scalar wasm build, and the reference for tests).
+
+#[inline]
+pub fn fixint_run(src: &[u8], dst: &mut Vec<i32>) -> usize {
+    // Blocks of 16: test the whole block first (vectorizes natively), then copy it.
+    let mut n = 0;
+    let mut blocks = src.chunks_exact(16);
+    for b in &mut blocks {
+        if b.iter().all(|&x| x as i8 >= -32) {
+            dst.extend(b.iter().map(|&x| x as i8 as i32));
+            n += 16;
+        } else {
+            let k = b.iter().take_while(|&&x| x as i8 >= -32).count();
+            dst.extend(b[..k].iter().map(|&x| x as i8 as i32));
+            return n + k;
+        }
+    }
+    let rest = blocks.remainder();
+    let k = rest.iter().take_while(|&&x| x as i8 >= -32).count();
+    dst.extend(rest[..k].iter().map(|&x| x as i8 as i32));
+    n + k
+}
+
+#[inline]
+pub fn tag_run(src: &[u8], tag: u8, stride: usize) -> usize {
+    src.chunks_exact(stride).take_while(|r| r[0] == tag).count()
+}
+
+#[inline]
+pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
+    match width {
+        1 => gather::<1>(src, dst),
+        2 => gather::<2>(src, dst),
+        4 => gather::<4>(src, dst),
+        8 => gather::<8>(src, dst),
+        _ => unreachable!("width checked by caller"),
+    }
+}
+
+#[inline(always)]
+fn gather<const W: usize>(src: &[u8], dst: &mut [u8]) {
+    for (s, d) in src.chunks_exact(W + 1).zip(dst.chunks_exact_mut(W)) {
+        for i in 0..W {
+            d[i] = s[W - i];
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Output column builders: nullable typed columns assembled page by page.
+
+use crate::encoding::Values;
+use crate::types::TsType;
+use arrowsmith_core::{Bitmap, Buffer, Column, DataType, TimeUnit};
+
+#[derive(Debug)]
+pub(crate) enum Data {
+    Bool(Bitmap),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    Bytes { offsets: Vec<i32>, data: Vec<u8> },
+}
+
+#[derive(Debug)]
+pub(crate) struct ColBuilder {
+    pub dtype: TsType,
+    pub data: Data,
+    pub validity: Bitmap,
+    pub nulls: usize,
+}
+
+impl ColBuilder {
+    pub fn new(dtype: TsType) -> Self {
+        let data = match dtype {
+            TsType::Boolean => Data::Bool(Bitmap::new()),
+            TsType::Int32 | TsType::Date => Data::I32(Vec::new()),
+            TsType::Int64 | TsType::Timestamp | TsType::Vector => Data::I64(Vec::new()),
+            TsType::Float => Data::F32(Vec::new()),
+            TsType::Double => Data::F64(Vec::new()),
+            TsType::Text | TsType::String | TsType::Blob => Data::Bytes { offsets: vec![0], data: Vec::new() },
+        };
+        ColBuilder { dtype, data, validity: Bitmap::new(), nulls: 0 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.validity.len()
+    }
+
+    pub fn push_nulls(&mut self, n: usize) {
+        if n == 0 {
+            return;
+        }
+        self.validity.push_n(false, n);
+        self.nulls += n;
+        match &mut self.data {
+            Data::Bool(b) => b.push_n(false, n),
+            Data::I32(v) => v.resize(v.len() + n, 0),
+            Data::I64(v) => v.resize(v.len() + n, 0),
+            Data::F32(v) => v.resize(v.len() + n, 0.0),
+            Data::F64(v) => v.resize(v.len() + n, 0.0),
+            Data::Bytes { offsets, data } => {
+                let last = data.len() as i32;
+                offsets.resize(offsets.len() + n, last);
+            }
+        }
+    }
+
+    /// Append non-null values `vals[k0..k1]` (one copy).
+    pub fn push_run(&mut self, vals: &Values, k0: usize, k1: usize) {
+        if k1 <= k0 {
+            return;
+        }
+        self.validity.push_n(true, k1 - k0);
+        match (&mut self.data, vals) {
+            (Data::Bool(b), Values::Bool(v)) => v[k0..k1].iter().for_each(|&x| b.push(x)),
+            (Data::I32(o), Values::I32(v)) => o.extend_from_slice(&v[k0..k1]),
+            (Data::I64(o), Values::I64(v)) => o.extend_from_slice(&v[k0..k1]),
+            (Data::F32(o), Values::F32(v)) => o.extend_from_slice(&v[k0..k1]),
+            (Data::F64(o), Values::F64(v)) => o.extend_from_slice(&v[k0..k1]),
+            (Data::Bytes { offsets, data }, Values::Bytes { offsets: vo, data: vd }) => {
+                let (s, e) = (vo[k0] as usize, vo[k1] as usize);
+                let base = data.len() as i64 - s as i64;
+                data.extend_from_slice(&vd[s..e]);
+                offsets.extend(vo[k0 + 1..=k1].iter().map(|&o| (o as i64 + base) as i32));
+            }
+            _ => unreachable!("value kind matches column kind"),
+        }
+    }
+
+    /// Append one non-null value `vals[k]`.
+    #[inline]
+    pub fn push_one(&mut self, vals: &Values, k: usize) {
+        self.validity.push(true);
+        match (&mut self.data, vals) {
+            (Data::Bool(b), Values::Bool(v)) => b.push(v[k]),
+            (Data::I32(o), Values::I32(v)) => o.push(v[k]),
+            (Data::I64(o), Values::I64(v)) => o.push(v[k]),
+            (Data::F32(o), Values::F32(v)) => o.push(v[k]),
+            (Data::F64(o), Values::F64(v)) => o.push(v[k]),
+            (Data::Bytes { offsets, data }, Values::Bytes { offsets: vo, data: vd }) => {
+                data.extend_from_slice(&vd[vo[k] as usize..vo[k + 1] as usize]);
+                offsets.push(data.len() as i32);
+            }
+            _ => unreachable!("value kind matches column kind"),
+        }
+    }
+
+    /// Rows `lo..hi` of a page whose presence bitmap is `bitmap` (MSB-first, 1 = present) and
+    /// whose non-null values are `vals`.
+    pub fn push_scatter(&mut self, vals: &Values, bitmap: &[u8], lo: usize, hi: usize) {
+        let present = |i: usize| bitmap[i >> 3] & (0x80 >> (i & 7)) != 0;
+        let mut k: usize = popcount_prefix(bitmap, lo);
+        let mut i = lo;
+        while i < hi {
+            // Runs of present rows are copied at once, runs of nulls filled at once.
+            let start = i;
+            if present(i) {
+                while i < hi && present(i) {
+                    i += 1;
+                }
+                self.push_run(vals, k, k + (i - start));
+                k += i - start;
+            } else {
+                while i < hi && !present(i) {
+                    i += 1;
+                }
+                self.push_nulls(i - start);
+            }
+        }
+    }
+
+    pub fn finish(self) -> Column {
+        let validity = if self.nulls > 0 { Some(self.validity) } else { None };
+        match self.data {
+            Data::Bool(b) => Column::boolean(b, validity),
+            Data::I32(v) => {
+                let dt = if self.dtype == TsType::Date { DataType::Date32 } else { DataType::Int32 };
+                Column::primitive(dt, Buffer::I32(v), validity)
+            }
+            Data::I64(v) => {
+                let dt = if self.dtype == TsType::Timestamp { DataType::Timestamp(TimeUnit::Millisecond) } else { DataType::Int64 };
+                Column::primitive(dt, Buffer::I64(v), validity)
+            }
+            Data::F32(v) => Column::primitive(DataType::Float32, Buffer::F32(v), validity),
+            Data::F64(v) => Column::primitive(DataType::Float64, Buffer::F64(v), validity),
+            Data::Bytes { offsets, data } => {
+                let dt = if self.dtype == TsType::Blob { DataType::Binary } else { DataType::Utf8 };
+                Column::bytes(dt, offsets, data, validity)
+            }
+        }
+    }
+}
+
+pub(crate) fn arrow_type(t: TsType) -> DataType {
+    match t {
+        TsType::Boolean => DataType::Bool,
+        TsType::Int32 => DataType::Int32,
+        TsType::Date => DataType::Date32,
+        TsType::Int64 | TsType::Vector => DataType::Int64,
+        TsType::Timestamp => DataType::Timestamp(TimeUnit::Millisecond),
+        TsType::Float => DataType::Float32,
+        TsType::Double => DataType::Float64,
+        TsType::Text | TsType::String => DataType::Utf8,
+        TsType::Blob => DataType::Binary,
+    }
+}
+
+/// Number of set bits among the first `n` bits of an MSB-first bitmap.
+pub(crate) fn popcount_prefix(bitmap: &[u8], n: usize) -> usize {
+    let full = n / 8;
+    let mut c: usize = bitmap[..full].iter().map(|b| b.count_ones() as usize).sum();
+    if n % 8 != 0 {
+        c += (bitmap[full] & (0xffu8 << (8 - n % 8))).count_ones() as usize;
+    }
+    c
+}
+
+/// yyyyMMdd → days since 1970-01-01; `None` if not a valid calendar date.
+pub(crate) fn date_to_days(v: i32) -> Option<i32> {
+    let (y, m, d) = (v / 10000, (v / 100) % 100, v % 100);
+    if !(1..=12).contains(&m) || d < 1 || v < 0 {
+        return None;
+    }
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let mdays = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    if d > mdays[(m - 1) as usize] {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if m <= 2 { y - 1 } else { y } as i64;
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some((era * 146097 + doe - 719468) as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn dates() {
+        assert_eq!(date_to_days(19700101), Some(0));
+        assert_eq!(date_to_days(20240102), Some(19724));
+        assert_eq!(date_to_days(19691231), Some(-1));
+        assert_eq!(date_to_days(20230229), None);
+    }
+    #[test]
+    fn scatter() {
+        let vals = Values::I32(vec![1, 2, 3, 4, 5, 6, 7]);
+        // rows 0..10 with rows 1,4,7 null → b6 c0
+        let mut b = ColBuilder::new(TsType::Int32);
+        b.push_scatter(&vals, &[0xb6, 0xc0], 2, 10);
+        let Data::I32(v) = &b.data else { panic!() };
+        assert_eq!(v, &vec![2, 3, 0, 4, 5, 0, 6, 7]);
+        assert_eq!(b.nulls, 2);
+        assert_eq!(popcount_prefix(&[0xb6, 0xc0], 10), 7);
+    }
+}

@@ -1,0 +1,68 @@
+//! Page decompression: raw Snappy, raw LZ4 block, gzip member, zstd frame, xz (LZMA2).
+
+use crate::types::Compression;
+use std::io::Read;
+
+/// Decompress `src` (one page body) into `dst` (cleared first), expecting exactly
+/// `uncompressed` bytes.
+pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec<u8>) -> Result<(), String> {
+    dst.clear();
+    match c {
+        Compression::Uncompressed => dst.extend_from_slice(src),
+        Compression::Snappy => {
+            let n = snap::raw::decompress_len(src).map_err(|e| e.to_string())?;
+            if n != uncompressed {
+                return Err(format!("snappy block holds {n} bytes, page header says {uncompressed}"));
+            }
+            dst.resize(n, 0);
+            snap::raw::Decoder::new().decompress(src, dst).map_err(|e| e.to_string())?;
+        }
+        Compression::Lz4 => {
+            dst.resize(uncompressed, 0);
+            let n = lz4_flex::block::decompress_into(src, dst).map_err(|e| e.to_string())?;
+            dst.truncate(n);
+        }
+        Compression::Gzip => {
+            dst.reserve(uncompressed);
+            flate2::read::GzDecoder::new(src)
+                .take(uncompressed as u64 + 1)
+                .read_to_end(dst)
+                .map_err(|e| e.to_string())?;
+        }
+        Compression::Zstd => {
+            dst.reserve(uncompressed);
+            let mut s = src;
+            let dec = ruzstd::decoding::StreamingDecoder::new(&mut s).map_err(|e| e.to_string())?;
+            dec.take(uncompressed as u64 + 1).read_to_end(dst).map_err(|e| e.to_string())?;
+        }
+        Compression::Lzma2 => {
+            dst.reserve(uncompressed);
+            let mut input = std::io::BufReader::new(src);
+            let mut w = LimitedWriter { out: dst, limit: uncompressed };
+            lzma_rs::xz_decompress(&mut input, &mut w).map_err(|e| e.to_string())?;
+        }
+        other => return Err(format!("compression {} is not supported", other.name())),
+    }
+    if dst.len() != uncompressed {
+        return Err(format!("{} page decompressed to {} bytes, header says {uncompressed}", c.name(), dst.len()));
+    }
+    Ok(())
+}
+
+struct LimitedWriter<'a> {
+    out: &'a mut Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for LimitedWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.out.len() + buf.len() > self.limit {
+            return Err(std::io::Error::other("xz stream is larger than the page header says"));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

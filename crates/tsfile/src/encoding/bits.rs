@@ -1,0 +1,97 @@
+//! MSB-first bit reader shared by GORILLA, CHIMP, RLBE and the bit-packers.
+
+pub(crate) struct BitReader<'a> {
+    data: &'a [u8],
+    /// Next bit position.
+    pos: usize,
+}
+
+impl<'a> BitReader<'a> {
+    pub fn new(data: &'a [u8]) -> Self {
+        BitReader { data, pos: 0 }
+    }
+    #[inline]
+    pub fn bits_left(&self) -> usize {
+        self.data.len() * 8 - self.pos
+    }
+    pub fn byte_pos(&self) -> usize {
+        self.pos.div_ceil(8)
+    }
+    pub fn align(&mut self) {
+        self.pos = self.pos.div_ceil(8) * 8;
+    }
+    #[inline]
+    pub fn bit(&mut self) -> Option<bool> {
+        let byte = *self.data.get(self.pos >> 3)?;
+        let b = (byte >> (7 - (self.pos & 7))) & 1;
+        self.pos += 1;
+        Some(b != 0)
+    }
+    /// Read `n` (0..=64) bits as an unsigned value.
+    #[inline]
+    pub fn bits(&mut self, n: u32) -> Option<u64> {
+        if n == 0 {
+            return Some(0);
+        }
+        if self.bits_left() < n as usize {
+            return None;
+        }
+        let mut need = n;
+        let mut v: u64 = 0;
+        while need > 0 {
+            let byte = self.data[self.pos >> 3] as u64;
+            let used = (self.pos & 7) as u32;
+            let avail = 8 - used;
+            let take = avail.min(need);
+            let chunk = (byte >> (avail - take)) & ((1u64 << take) - 1);
+            v = if take == 64 { chunk } else { (v << take) | chunk };
+            need -= take;
+            self.pos += take as usize;
+        }
+        Some(v)
+    }
+}
+
+/// Unpack `count` unsigned `width`-bit values (MSB-first, back to back) from `src`.
+/// `src` must hold at least `ceil(count*width/8)` bytes.
+#[inline]
+pub(crate) fn unpack_msb(src: &[u8], width: u32, count: usize, mut emit: impl FnMut(u64)) {
+    if width == 0 {
+        for _ in 0..count {
+            emit(0);
+        }
+        return;
+    }
+    let mask: u128 = if width == 64 { u64::MAX as u128 } else { (1u128 << width) - 1 };
+    let mut acc: u128 = 0;
+    let mut nbits: u32 = 0;
+    let mut i = 0usize;
+    for _ in 0..count {
+        while nbits < width {
+            acc = (acc << 8) | src[i] as u128;
+            i += 1;
+            nbits += 8;
+        }
+        nbits -= width;
+        emit(((acc >> nbits) & mask) as u64);
+        acc &= (1u128 << nbits) - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn reads_bits() {
+        let d = [0b1010_1100, 0xff, 0x01];
+        let mut r = BitReader::new(&d);
+        assert_eq!(r.bit(), Some(true));
+        assert_eq!(r.bits(3), Some(0b010));
+        assert_eq!(r.bits(8), Some(0b1100_1111));
+        assert_eq!(r.bits(12), Some(0xf01));
+        assert_eq!(r.bits(1), None);
+        let mut got = vec![];
+        unpack_msb(&[0b0001_0010, 0b0011_0100], 4, 4, |v| got.push(v));
+        assert_eq!(got, vec![1, 2, 3, 4]);
+    }
+}

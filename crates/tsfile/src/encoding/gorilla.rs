@@ -1,0 +1,115 @@
+//! GORILLA (v2): XOR with the previous value, leading/significant-bit windows, END marker.
+
+use super::{bits::BitReader, derr, limit_err, DResult};
+
+/// Decode raw `B`-bit patterns until the END marker (or the end of the stream).
+fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl FnMut(u64)) -> DResult<()> {
+    let l = if B == 32 { 5 } else { 6 };
+    let mut r = BitReader::new(buf);
+    if buf.is_empty() {
+        return Ok(());
+    }
+    let trunc = |r: &BitReader| derr(r.byte_pos(), "GORILLA stream ends before its END marker");
+    let mut v = r.bits(B).ok_or_else(|| trunc(&r))?;
+    let (mut lead, mut trail) = (0u32, 0u32);
+    let mut n = 0usize;
+    loop {
+        if v == end {
+            return Ok(());
+        }
+        if n >= limit {
+            return Err(limit_err(r.byte_pos(), limit));
+        }
+        emit(v);
+        n += 1;
+        if !r.bit().ok_or_else(|| trunc(&r))? {
+            continue;
+        }
+        if r.bit().ok_or_else(|| trunc(&r))? {
+            lead = r.bits(l).ok_or_else(|| trunc(&r))? as u32;
+            let sig = r.bits(l).ok_or_else(|| trunc(&r))? as u32 + 1;
+            if lead + sig > B {
+                return Err(derr(r.byte_pos(), format!("GORILLA window {lead}+{sig} exceeds {B} bits")));
+            }
+            trail = B - sig - lead;
+        }
+        let x = r.bits(B - lead - trail).ok_or_else(|| trunc(&r))?;
+        v ^= x << trail;
+    }
+}
+
+pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| out.push(v as u32 as i32))
+}
+pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x8000_0000_0000_0000, |v| out.push(v as i64))
+}
+pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| out.push(f32::from_bits(v as u32)))
+}
+pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
+    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x7FF8_0000_0000_0000, |v| out.push(f64::from_bits(v)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct W {
+        out: Vec<u8>,
+        n: u32,
+    }
+    impl W {
+        fn put(&mut self, v: u64, bits: u32) {
+            for i in (0..bits).rev() {
+                if self.n % 8 == 0 {
+                    self.out.push(0);
+                }
+                if v >> i & 1 == 1 {
+                    *self.out.last_mut().unwrap() |= 0x80 >> (self.n % 8);
+                }
+                self.n += 1;
+            }
+        }
+    }
+
+    /// A simple (always-new-window) Gorilla encoder for round trips.
+    fn encode64(vals: &[u64], end: u64) -> Vec<u8> {
+        let mut w = W { out: vec![], n: 0 };
+        let mut all = vals.to_vec();
+        all.push(end);
+        w.put(all[0], 64);
+        for p in all.windows(2) {
+            let x = p[0] ^ p[1];
+            if x == 0 {
+                w.put(0, 1);
+            } else {
+                let lead = x.leading_zeros().min(63);
+                let trail = x.trailing_zeros();
+                let sig = 64 - lead - trail;
+                w.put(0b11, 2);
+                w.put(lead as u64, 6);
+                w.put((sig - 1) as u64, 6);
+                w.put(x >> trail, sig);
+            }
+        }
+        w.out.push(0);
+        w.out
+    }
+
+    #[test]
+    fn round_trip_i64_f64() {
+        let vals = [5u64, 5, 7, 1 << 40, u64::MAX >> 1, 0, 0, 3];
+        let enc = encode64(&vals, 0x8000_0000_0000_0000);
+        let mut v = vec![];
+        decode_i64(&enc, 100, &mut v).unwrap();
+        assert_eq!(v, vals.iter().map(|&x| x as i64).collect::<Vec<_>>());
+        let fs = [1.5f64, 1.5, -2.25, 1e300, 0.0];
+        let enc = encode64(&fs.map(f64::to_bits), 0x7FF8_0000_0000_0000);
+        let mut v = vec![];
+        decode_f64(&enc, 100, &mut v).unwrap();
+        assert_eq!(v, fs);
+        assert!(decode_f64(&enc[..enc.len() - 3], 100, &mut vec![]).is_err());
+        assert!(decode_f64(&enc, 2, &mut vec![]).is_err());
+    }
+}

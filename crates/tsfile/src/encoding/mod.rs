@@ -1,0 +1,187 @@
+//! Page decoders. Each decodes a whole page stream into a typed `Vec` in one call.
+//!
+//! Errors carry the position inside the (decompressed) stream; the page reader turns them
+//! into a [`DecodeError`](arrowsmith_core::DecodeError) naming the page and its file offset.
+
+pub(crate) mod bits;
+pub mod chimp;
+pub mod dictionary;
+pub mod float;
+pub mod gorilla;
+pub mod plain;
+pub mod rlbe;
+pub mod rle;
+pub mod sprintz;
+pub mod ts2diff;
+pub mod zigzag;
+
+use crate::types::{Encoding, Physical};
+
+/// A decoding failure at byte `pos` of the page stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecErr {
+    pub pos: usize,
+    pub msg: String,
+}
+
+pub type DResult<T> = Result<T, DecErr>;
+
+pub(crate) fn derr(pos: usize, msg: impl Into<String>) -> DecErr {
+    DecErr { pos, msg: msg.into() }
+}
+
+pub(crate) fn limit_err(pos: usize, limit: usize) -> DecErr {
+    derr(pos, format!("stream holds more than the {limit} values its page can justify"))
+}
+
+/// The non-null values of one page, in row order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+    /// `offsets.len() == n + 1`, value i is `data[offsets[i]..offsets[i+1]]`.
+    Bytes { offsets: Vec<u32>, data: Vec<u8> },
+}
+
+impl Values {
+    pub fn new(p: Physical) -> Values {
+        match p {
+            Physical::Bool => Values::Bool(Vec::new()),
+            Physical::I32 => Values::I32(Vec::new()),
+            Physical::I64 => Values::I64(Vec::new()),
+            Physical::F32 => Values::F32(Vec::new()),
+            Physical::F64 => Values::F64(Vec::new()),
+            Physical::Bytes => Values::Bytes { offsets: vec![0], data: Vec::new() },
+        }
+    }
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Bool(v) => v.len(),
+            Values::I32(v) => v.len(),
+            Values::I64(v) => v.len(),
+            Values::F32(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::Bytes { offsets, .. } => offsets.len() - 1,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn clear(&mut self) {
+        match self {
+            Values::Bool(v) => v.clear(),
+            Values::I32(v) => v.clear(),
+            Values::I64(v) => v.clear(),
+            Values::F32(v) => v.clear(),
+            Values::F64(v) => v.clear(),
+            Values::Bytes { offsets, data } => {
+                offsets.truncate(1);
+                data.clear();
+            }
+        }
+    }
+}
+
+/// Which writer produced the file, where decoders must follow its quirks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flavor {
+    /// Format version byte (3 or 4).
+    pub version: u8,
+    /// Written by the C++ writer (2.x): 64-bit SPRINTZ predicts with a 128-bit product.
+    pub cpp: bool,
+}
+
+/// [`decode_page`] honouring writer quirks: v3 files (TsFile Java 1.x) used float arithmetic
+/// for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs from Java's.
+pub fn decode_page_v(flavor: Flavor, enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) -> DResult<()> {
+    if flavor.cpp && enc == Encoding::Sprintz {
+        match out {
+            Values::I64(v) => return sprintz::decode_i64_cpp(buf, limit, v),
+            Values::F64(v) => return sprintz::decode_f64_cpp(buf, limit, v),
+            _ => {}
+        }
+    }
+    if flavor.version == 3 && enc == Encoding::Rlbe {
+        match out {
+            Values::F32(v) => return rlbe::decode_f32_v1(buf, limit, v),
+            Values::F64(v) => return rlbe::decode_f64_v1(buf, limit, v),
+            _ => {}
+        }
+    }
+    decode_page(enc, buf, limit, out)
+}
+
+/// Decode one whole page stream `buf` of `enc` into `out` (appending), refusing to
+/// produce more than `limit` values.
+pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) -> DResult<()> {
+    use Encoding as E;
+    let unsupported = |what: &str| Err(derr(0, format!("encoding {enc:?} is not supported for {what}")));
+    match out {
+        Values::Bool(v) => match enc {
+            E::Plain => plain::decode_bool(buf, limit, v),
+            E::Rle => {
+                let mut tmp = Vec::new();
+                rle::decode_i32(buf, limit, &mut tmp)?;
+                v.extend(tmp.iter().map(|&x| x != 0));
+                Ok(())
+            }
+            _ => unsupported("BOOLEAN"),
+        },
+        Values::I32(v) => match enc {
+            E::Plain => plain::decode_i32(buf, limit, v),
+            E::Rle => rle::decode_i32(buf, limit, v),
+            E::Ts2Diff => ts2diff::decode_i32(buf, limit, v),
+            E::Gorilla => gorilla::decode_i32(buf, limit, v),
+            E::Zigzag => zigzag::decode_i32(buf, limit, v),
+            E::Chimp => chimp::decode_i32(buf, limit, v),
+            E::Sprintz => sprintz::decode_i32(buf, limit, v),
+            E::Rlbe => rlbe::decode_i32(buf, limit, v),
+            _ => unsupported("INT32"),
+        },
+        Values::I64(v) => match enc {
+            E::Plain => plain::decode_i64(buf, limit, v),
+            E::Rle => rle::decode_i64(buf, limit, v),
+            E::Ts2Diff => ts2diff::decode_i64(buf, limit, v),
+            E::Gorilla => gorilla::decode_i64(buf, limit, v),
+            E::Zigzag => zigzag::decode_i64(buf, limit, v),
+            E::Chimp => chimp::decode_i64(buf, limit, v),
+            E::Sprintz => sprintz::decode_i64(buf, limit, v),
+            E::Rlbe => rlbe::decode_i64(buf, limit, v),
+            _ => unsupported("INT64"),
+        },
+        Values::F32(v) => match enc {
+            E::Plain => plain::decode_f32(buf, limit, v),
+            E::Ts2Diff | E::Rle => float::decode_f32(enc, buf, limit, v),
+            E::Gorilla => gorilla::decode_f32(buf, limit, v),
+            E::Chimp => chimp::decode_f32(buf, limit, v),
+            E::Sprintz => sprintz::decode_f32(buf, limit, v),
+            E::Rlbe => rlbe::decode_f32(buf, limit, v),
+            _ => unsupported("FLOAT"),
+        },
+        Values::F64(v) => match enc {
+            E::Plain => plain::decode_f64(buf, limit, v),
+            E::Ts2Diff | E::Rle => float::decode_f64(enc, buf, limit, v),
+            E::Gorilla => gorilla::decode_f64(buf, limit, v),
+            E::Chimp => chimp::decode_f64(buf, limit, v),
+            E::Sprintz => sprintz::decode_f64(buf, limit, v),
+            E::Rlbe => rlbe::decode_f64(buf, limit, v),
+            _ => unsupported("DOUBLE"),
+        },
+        Values::Bytes { offsets, data } => match enc {
+            E::Plain => plain::decode_bytes(buf, limit, offsets, data),
+            E::Dictionary => dictionary::decode(buf, limit, offsets, data),
+            _ => unsupported("TEXT/STRING/BLOB"),
+        },
+    }
+}
+
+#[inline]
+pub(crate) fn check_limit(len: usize, add: usize, limit: usize, pos: usize) -> DResult<()> {
+    if len.checked_add(add).is_none_or(|t| t > limit) {
+        return Err(limit_err(pos, limit));
+    }
+    Ok(())
+}

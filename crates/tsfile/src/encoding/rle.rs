@@ -1,0 +1,164 @@
+//! RLE / bit-packing hybrid (`RleDecoder`): packages of `[uvarint len][bitWidth][runs]`.
+//! RLE run values are little-endian for INT32 and big-endian for INT64 (as Java writes them).
+
+use super::{bits::unpack_msb, check_limit, derr, DResult};
+use crate::bytes::uvarint;
+
+macro_rules! rle {
+    ($name:ident, $t:ty, $maxw:expr, $le:expr) => {
+        pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
+            let mut pos = 0usize;
+            while pos < buf.len() {
+                let at = pos;
+                let len = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated RLE package length"))? as usize;
+                if buf.len() - pos < len {
+                    return Err(derr(at, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+                }
+                let end = pos + len;
+                if len == 0 {
+                    continue;
+                }
+                decode_package(buf, pos, end, limit, out)?;
+                pos = end;
+                let _ = $le;
+            }
+            Ok(())
+        }
+    };
+}
+
+/// One package `buf[start..end]` = bitWidth + runs.
+fn decode_package<T: RleValue>(buf: &[u8], start: usize, end: usize, limit: usize, out: &mut Vec<T>) -> DResult<()> {
+    let width = buf[start] as u32;
+    if width > T::BITS {
+        return Err(derr(start, format!("RLE bit width {width} exceeds {}", T::BITS)));
+    }
+    let mut pos = start + 1;
+    while pos < end {
+        let at = pos;
+        let header = uvarint(&buf[..end], &mut pos).ok_or_else(|| derr(at, "truncated RLE run header"))?;
+        if header & 1 == 1 {
+            let groups = (header >> 1) as usize;
+            let last = *buf[..end].get(pos).ok_or_else(|| derr(pos, "truncated bit-packed run"))? as usize;
+            pos += 1;
+            let bytes = groups as u64 * width as u64;
+            if ((end - pos) as u64) < bytes {
+                return Err(derr(at, format!("bit-packed run of {groups} groups × {width} bits needs {bytes} bytes, {} left", end - pos)));
+            }
+            let bytes = bytes as usize;
+            if groups == 0 {
+                continue;
+            }
+            let valid = (groups - 1) * 8 + last.min(8);
+            check_limit(out.len(), valid, limit, at)?;
+            out.reserve(valid);
+            let mut k = 0;
+            unpack_msb(&buf[pos..pos + bytes], width, groups * 8, |v| {
+                if k < valid {
+                    out.push(T::from_bits(v));
+                }
+                k += 1;
+            });
+            pos += bytes;
+        } else {
+            let repeat = (header >> 1) as usize;
+            let nb = width.div_ceil(8) as usize;
+            if end - pos < nb {
+                return Err(derr(pos, "truncated RLE run value"));
+            }
+            let v = T::run_value(&buf[pos..pos + nb]);
+            pos += nb;
+            check_limit(out.len(), repeat, limit, at)?;
+            out.extend(std::iter::repeat_n(v, repeat));
+        }
+    }
+    Ok(())
+}
+
+trait RleValue: Copy {
+    const BITS: u32;
+    fn from_bits(v: u64) -> Self;
+    fn run_value(b: &[u8]) -> Self;
+}
+impl RleValue for i32 {
+    const BITS: u32 = 32;
+    fn from_bits(v: u64) -> Self {
+        v as u32 as i32
+    }
+    fn run_value(b: &[u8]) -> Self {
+        // little-endian
+        b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32) as i32
+    }
+}
+impl RleValue for i64 {
+    const BITS: u32 = 64;
+    fn from_bits(v: u64) -> Self {
+        v as i64
+    }
+    fn run_value(b: &[u8]) -> Self {
+        // big-endian (Java `readLongLittleEndianPaddedOnBitWidth` shifts left)
+        b.iter().fold(0u64, |a, &x| (a << 8) | x as u64) as i64
+    }
+}
+
+rle!(decode_i32, i32, 32, true);
+rle!(decode_i64, i64, 64, false);
+
+/// Decode exactly one package starting at `buf[0]`; returns the bytes consumed (SPRINTZ tails).
+pub(crate) fn decode_one_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<usize> {
+    let mut pos = 0;
+    let len = uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
+    if buf.len() - pos < len {
+        return Err(derr(0, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+    }
+    if len > 0 {
+        decode_package(buf, pos, pos + len, limit, out)?;
+    }
+    Ok(pos + len)
+}
+
+pub(crate) fn decode_one_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<usize> {
+    let mut pos = 0;
+    let len = uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
+    if buf.len() - pos < len {
+        return Err(derr(0, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+    }
+    if len > 0 {
+        decode_package(buf, pos, pos + len, limit, out)?;
+    }
+    Ok(pos + len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn runs_and_packs() {
+        // package: width 32, RLE run of 3 × -1 (LE), RLE run 2 × 1
+        let body = [32u8, 6, 0xff, 0xff, 0xff, 0xff, 4, 1, 0, 0, 0];
+        let mut b = vec![body.len() as u8];
+        b.extend(body);
+        let mut v = vec![];
+        decode_i32(&b, 100, &mut v).unwrap();
+        assert_eq!(v, vec![-1, -1, -1, 1, 1]);
+        // INT64 run value is big-endian
+        let body = [32u8, 2, 0x3b, 0x9a, 0xca, 0x02];
+        let mut b = vec![body.len() as u8];
+        b.extend(body);
+        let mut l = vec![];
+        decode_i64(&b, 100, &mut l).unwrap();
+        assert_eq!(l, vec![1000000002]);
+        // bit-packed: width 2, 1 group, 3 valid values: 1,2,3,0,...
+        let body = [2u8, 3, 3, 0b0110_1100, 0];
+        let mut b = vec![body.len() as u8];
+        b.extend(body);
+        let mut v = vec![];
+        decode_i32(&b, 100, &mut v).unwrap();
+        assert_eq!(v, vec![1, 2, 3]);
+        // A huge run is refused by the limit.
+        let body = [8u8, 0xfe, 0xff, 0xff, 0x0f, 1];
+        let mut b = vec![body.len() as u8];
+        b.extend(body);
+        assert!(decode_i32(&b, 1000, &mut vec![]).is_err());
+    }
+}

@@ -1,0 +1,52 @@
+//! ZIGZAG: repeated `[uvarint byteLen][uvarint count][count zigzag LEB128 varints]`.
+
+use super::{check_limit, derr, DResult};
+use crate::bytes::{unzigzag64, uvarint, uvarint64};
+
+fn decode(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64)) -> DResult<()> {
+    let mut pos = 0;
+    let mut n = cur;
+    while pos < buf.len() {
+        let at = pos;
+        let len = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated ZIGZAG group length"))? as usize;
+        let count = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated ZIGZAG group count"))? as usize;
+        if buf.len() - pos < len {
+            return Err(derr(at, format!("ZIGZAG group of {len} bytes, {} left", buf.len() - pos)));
+        }
+        if count > len {
+            return Err(derr(at, format!("ZIGZAG group claims {count} values in {len} bytes")));
+        }
+        check_limit(n, count, limit, at)?;
+        let group = &buf[pos..pos + len];
+        let mut p = 0;
+        for _ in 0..count {
+            let u = uvarint64(group, &mut p).ok_or_else(|| derr(pos + p, "truncated ZIGZAG varint"))?;
+            emit(unzigzag64(u));
+        }
+        n += count;
+        pos += len;
+    }
+    Ok(())
+}
+
+pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
+    let cur = out.len();
+    decode(buf, limit, cur, |v| out.push(v as i32))
+}
+pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+    let cur = out.len();
+    decode(buf, limit, cur, |v| out.push(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn groups() {
+        let b = [3u8, 3, 0x02, 0x01, 0x03, 1, 1, 0x80 - 0x7f];
+        let mut v = vec![];
+        decode_i64(&b, 10, &mut v).unwrap();
+        assert_eq!(v, vec![1, -1, -2, -1]);
+        assert!(decode_i64(&[5, 1, 0], 10, &mut vec![]).is_err());
+    }
+}

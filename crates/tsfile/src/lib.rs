@@ -1,0 +1,20 @@
+//! Apache TsFile reader (format versions 3 and 4) decoding pages into Arrow-shaped columns.
+//!
+//! Sans-I/O: every entry point reads through a [`ByteSource`](arrowsmith_core::ByteSource)
+//! and is a pure function of the bytes it reads, so a `NeedBytes` error can be answered by
+//! loading the range and calling again. See `docs/tsfile.md`.
+
+mod builder;
+mod bytes;
+pub mod chunk;
+pub mod compress;
+pub mod encoding;
+mod file;
+pub mod meta;
+mod read;
+pub mod types;
+
+pub use file::{DeviceInfo, TimeseriesInfo, TsFile};
+pub use meta::{ColumnCategory, ColumnSchema, TableSchema};
+pub use read::Query;
+pub use types::{Compression, Encoding, TsType};

@@ -1,0 +1,632 @@
+//! Queries: device selection, chunk/page pruning, batch decoding into an Arrow batch.
+
+use std::collections::HashMap;
+
+use crate::builder::{arrow_type, date_to_days, popcount_prefix, ColBuilder};
+use crate::bytes::{err, Cursor};
+use crate::chunk::{next_page, read_chunk_header, ChunkHeader, PageHeader};
+use crate::compress::decompress;
+use crate::encoding::{decode_page, decode_page_v, Values};
+use crate::file::{DeviceEntry, TsFile};
+use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
+use crate::types::{Compression, Encoding, TsType};
+use arrowsmith_core::{Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Format, Result, TimeUnit};
+
+/// What to read. Every filter is optional; `None` means "everything".
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Query {
+    /// Table (v4 table model). `None`: the file's first table, or the tree model when the
+    /// file has no table schemas.
+    pub table: Option<String>,
+    /// Device paths (`DeviceInfo::path`) to read.
+    pub devices: Option<Vec<String>>,
+    /// Output columns besides `time` (tag, field or measurement names), in this order.
+    pub columns: Option<Vec<String>>,
+    /// Inclusive time range, in the file's raw time unit.
+    pub start: Option<i64>,
+    pub end: Option<i64>,
+    /// Tag equality filters (table model), all must hold.
+    pub tags: Vec<(String, String)>,
+    /// At most this many rows.
+    pub limit: Option<usize>,
+}
+
+enum OutKind {
+    /// Tag column `k` of the table (device segment k+1).
+    Tag(usize),
+    /// The device path (tree model).
+    Device,
+    Field(TsType),
+}
+
+struct OutCol {
+    name: String,
+    kind: OutKind,
+}
+
+struct Plan<'a> {
+    table: Option<&'a TableSchema>,
+    devices: Vec<&'a DeviceEntry>,
+    cols: Vec<OutCol>,
+    start: i64,
+    end: i64,
+}
+
+/// Reused buffers for page decoding.
+#[derive(Default)]
+struct Scratch {
+    page: Vec<u8>,
+    times: Vec<i64>,
+}
+
+impl TsFile {
+    pub(crate) fn flavor(&self) -> crate::encoding::Flavor {
+        // The C++ writer stores the `encryptKey` property as null, Java as "".
+        let cpp = self.properties.iter().any(|(k, v)| k == "encryptKey" && v.is_none());
+        crate::encoding::Flavor { version: self.version, cpp }
+    }
+
+    fn plan_query<'a>(&'a self, src: &dyn ByteSource, q: &Query) -> Result<(Plan<'a>, Vec<Vec<SeriesMeta>>)> {
+        let table = match &q.table {
+            Some(t) => self.schema(t),
+            None => self.schemas.first(),
+        };
+        if q.table.is_some() && table.is_none() && !self.devices.iter().any(|d| d.id.table().eq_ignore_ascii_case(q.table.as_deref().unwrap())) {
+            return Err(err(0, ErrorCode::NotFound, format!("table {:?} is not in the file", q.table.as_deref().unwrap())));
+        }
+        let tag_names: Vec<&str> = table.map(|t| t.tags().map(|c| c.name.as_str()).collect()).unwrap_or_default();
+        let mut tag_filters = Vec::new();
+        for (name, value) in &q.tags {
+            let k = tag_names
+                .iter()
+                .position(|t| t.eq_ignore_ascii_case(name))
+                .ok_or_else(|| err(0, ErrorCode::NotFound, format!("tag column {name:?} is not in the table")))?;
+            tag_filters.push((k, value.as_str()));
+        }
+        let devices: Vec<&DeviceEntry> = self
+            .devices
+            .iter()
+            .filter(|d| match (table, &q.table) {
+                (Some(t), _) => d.id.table().eq_ignore_ascii_case(&t.name),
+                (None, Some(t)) => d.id.table().eq_ignore_ascii_case(t) || d.table.eq_ignore_ascii_case(t),
+                (None, None) => true,
+            })
+            .filter(|d| q.devices.as_ref().is_none_or(|ds| ds.iter().any(|p| *p == d.id.path())))
+            .filter(|d| tag_filters.iter().all(|(k, v)| d.id.segments.get(k + 1).and_then(|s| s.as_deref()) == Some(*v)))
+            .collect();
+        let mut series = Vec::with_capacity(devices.len());
+        for d in &devices {
+            series.push(self.device_series(src, d)?);
+        }
+        let mut cols = Vec::new();
+        match table {
+            Some(t) => {
+                let mut all = Vec::new();
+                let mut k = 0;
+                for c in &t.columns {
+                    match c.category {
+                        crate::meta::ColumnCategory::Tag => {
+                            all.push(OutCol { name: c.name.clone(), kind: OutKind::Tag(k) });
+                            k += 1;
+                        }
+                        crate::meta::ColumnCategory::Field => all.push(OutCol { name: c.name.clone(), kind: OutKind::Field(c.dtype) }),
+                        _ => {}
+                    }
+                }
+                cols = select(all, &q.columns)?;
+            }
+            None => {
+                let mut all = vec![OutCol { name: "device".into(), kind: OutKind::Device }];
+                let mut seen: HashMap<String, TsType> = HashMap::new();
+                let mut names = Vec::new();
+                for s in series.iter().flatten() {
+                    if s.dtype == TsType::Vector {
+                        continue;
+                    }
+                    match seen.get(&s.name) {
+                        Some(t) if *t != s.dtype => {
+                            return Err(err(0, ErrorCode::TypeMismatch, format!("measurement {:?} is {} in one device and {} in another", s.name, t.name(), s.dtype.name())))
+                        }
+                        Some(_) => {}
+                        None => {
+                            seen.insert(s.name.clone(), s.dtype);
+                            names.push(s.name.clone());
+                        }
+                    }
+                }
+                names.sort();
+                all.extend(names.into_iter().map(|n| OutCol { kind: OutKind::Field(seen[&n]), name: n }));
+                cols.extend(select(all, &q.columns)?);
+            }
+        }
+        let start = q.start.unwrap_or(i64::MIN);
+        let end = q.end.unwrap_or(i64::MAX);
+        Ok((Plan { table, devices, cols, start, end }, series))
+    }
+
+    /// Byte ranges (start, end) of every chunk `read(q)` will touch, sorted and coalesced,
+    /// so a host can prefetch them. Needs the index (see [`TsFile::index_range`]).
+    pub fn plan(&self, src: &dyn ByteSource, q: &Query) -> Result<Vec<(u64, u64)>> {
+        let (plan, series) = self.plan_query(src, q)?;
+        // Chunk extents: from each chunk start to the next chunk start in the file.
+        let mut starts: Vec<u64> = Vec::new();
+        for d in &self.devices {
+            for s in self.device_series(src, d)? {
+                starts.extend(s.chunks.iter().map(|c| c.offset));
+            }
+        }
+        starts.push(self.meta_offset);
+        starts.sort_unstable();
+        starts.dedup();
+        let extent = |off: u64| -> (u64, u64) {
+            let i = starts.partition_point(|&s| s <= off);
+            (off, starts.get(i).copied().unwrap_or(self.meta_offset))
+        };
+        let mut ranges = Vec::new();
+        for (di, _) in plan.devices.iter().enumerate() {
+            let ss = &series[di];
+            let wanted = |name: &str| plan.cols.iter().any(|c| matches!(c.kind, OutKind::Field(_)) && c.name == name);
+            if let Some(time) = ss.iter().find(|s| s.dtype == TsType::Vector) {
+                let tchunks = sorted(&time.chunks);
+                let keep: Vec<bool> = tchunks.iter().map(|c| c.stats.overlaps(plan.start, plan.end)).collect();
+                let mut any = false;
+                for s in ss.iter().filter(|s| s.dtype != TsType::Vector && wanted(&s.name)) {
+                    for c in &s.chunks {
+                        let ti = tchunks.partition_point(|t| t.offset < c.offset);
+                        if ti > 0 && keep[ti - 1] && c.stats.count > 0 {
+                            ranges.push(extent(c.offset));
+                            any = true;
+                        }
+                    }
+                }
+                for (i, c) in tchunks.iter().enumerate() {
+                    if keep[i] && (any || plan.cols.iter().all(|c| !matches!(c.kind, OutKind::Field(_))) || true) {
+                        ranges.push(extent(c.offset));
+                    }
+                }
+            } else {
+                for s in ss.iter().filter(|s| wanted(&s.name)) {
+                    for c in &s.chunks {
+                        if c.stats.overlaps(plan.start, plan.end) {
+                            ranges.push(extent(c.offset));
+                        }
+                    }
+                }
+            }
+        }
+        ranges.sort_unstable();
+        let mut out: Vec<(u64, u64)> = Vec::new();
+        for r in ranges {
+            match out.last_mut() {
+                Some(last) if r.0 <= last.1 + 256 => last.1 = last.1.max(r.1),
+                _ => out.push(r),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Read the query into one batch: `time`, then the selected tag/device and field columns.
+    pub fn read(&self, src: &dyn ByteSource, q: &Query) -> Result<Batch> {
+        let (plan, series) = self.plan_query(src, q)?;
+        let mut remaining = q.limit.unwrap_or(usize::MAX);
+        let mut times: Vec<i64> = Vec::new();
+        let mut builders: Vec<Option<ColBuilder>> =
+            plan.cols.iter().map(|c| if let OutKind::Field(t) = c.kind { Some(ColBuilder::new(t)) } else { None }).collect();
+        // Per-row device index, expanded into dictionary keys at the end.
+        let mut row_devices: Vec<(usize, usize)> = Vec::new();
+        let mut scratch = Scratch::default();
+        for (di, dev) in plan.devices.iter().enumerate() {
+            if remaining == 0 {
+                break;
+            }
+            let before = times.len();
+            let ss = &series[di];
+            let field_series: Vec<(usize, Option<&SeriesMeta>)> = plan
+                .cols
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| matches!(c.kind, OutKind::Field(_)))
+                .map(|(i, c)| (i, ss.iter().find(|s| s.name == c.name && s.dtype != TsType::Vector)))
+                .collect();
+            for (i, s) in &field_series {
+                if let (Some(s), OutKind::Field(t)) = (s, &plan.cols[*i].kind) {
+                    if s.dtype.physical() != t.physical() {
+                        return Err(err(0, ErrorCode::TypeMismatch, format!("device {}: column {} is {} in the file but {} in the schema", dev.id.path(), s.name, s.dtype.name(), t.name())));
+                    }
+                }
+            }
+            if let Some(time) = ss.iter().find(|s| s.dtype == TsType::Vector) {
+                self.read_aligned(src, time, &field_series, &plan, &mut times, &mut builders, &mut remaining, &mut scratch)?;
+            } else {
+                self.read_nonaligned(src, &field_series, &plan, &mut times, &mut builders, &mut remaining, &mut scratch)?;
+            }
+            let n = times.len() - before;
+            if n > 0 {
+                row_devices.push((di, n));
+            }
+        }
+        // Assemble.
+        let mut fields = vec![Field::new("time", DataType::Timestamp(TimeUnit::Millisecond), false)];
+        let nrows = times.len();
+        let mut columns = vec![Column::primitive(DataType::Timestamp(TimeUnit::Millisecond), Buffer::I64(times), None)];
+        for (i, c) in plan.cols.iter().enumerate() {
+            match c.kind {
+                OutKind::Field(t) => {
+                    let b = builders[i].take().unwrap();
+                    debug_assert_eq!(b.len(), nrows);
+                    fields.push(Field::new(c.name.clone(), arrow_type(t), true));
+                    columns.push(b.finish());
+                }
+                OutKind::Tag(k) => {
+                    let vals = |di: usize| plan.devices[di].id.segments.get(k + 1).cloned().flatten();
+                    fields.push(Field::new(c.name.clone(), DataType::DictionaryUtf8, true));
+                    columns.push(dictionary(&row_devices, vals));
+                }
+                OutKind::Device => {
+                    fields.push(Field::new(c.name.clone(), DataType::DictionaryUtf8, false));
+                    columns.push(dictionary(&row_devices, |di| Some(plan.devices[di].id.path())));
+                }
+            }
+        }
+        let _ = plan.table;
+        Ok(Batch { fields, columns, num_rows: nrows })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_aligned(
+        &self,
+        src: &dyn ByteSource,
+        time: &SeriesMeta,
+        fields: &[(usize, Option<&SeriesMeta>)],
+        plan: &Plan,
+        times: &mut Vec<i64>,
+        builders: &mut [Option<ColBuilder>],
+        remaining: &mut usize,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        let tchunks = sorted(&time.chunks);
+        // Pair each value chunk with the time chunk of its chunk group (greatest offset below).
+        let mut paired: Vec<Vec<Option<&ChunkMeta>>> = vec![vec![None; tchunks.len()]; fields.len()];
+        for (j, (_, s)) in fields.iter().enumerate() {
+            if let Some(s) = s {
+                for c in &s.chunks {
+                    let ti = tchunks.partition_point(|t| t.offset < c.offset);
+                    if ti > 0 {
+                        paired[j][ti - 1] = Some(c);
+                    }
+                }
+            }
+        }
+        let mut vbufs: Vec<Vec<u8>> = vec![Vec::new(); fields.len()];
+        let mut vvals: Vec<Option<Values>> = fields.iter().map(|(_, s)| s.map(|s| Values::new(s.dtype.physical()))).collect();
+        for (ti, tc) in tchunks.iter().enumerate() {
+            if *remaining == 0 {
+                return Ok(());
+            }
+            if !tc.stats.overlaps(plan.start, plan.end) {
+                continue;
+            }
+            let th = read_chunk_header(src, tc.offset, self.meta_offset)?;
+            let tdata = src.read(Format::TsFile, th.data_start, th.data_size as usize)?;
+            let tenc = time_encoding(&th)?;
+            let tcomp = compression(&th)?;
+            let with_stats = !th.single_page();
+            let mut tcur = Cursor::new(tdata, th.data_start, "time chunk");
+            // Value chunks of this group: (header, data cursor).
+            let mut vcur: Vec<Option<(ChunkHeader, Cursor)>> = Vec::with_capacity(fields.len());
+            for (j, (_, s)) in fields.iter().enumerate() {
+                match (s, paired[j][ti]) {
+                    (Some(_), Some(vc)) if vc.stats.count > 0 => {
+                        let vh = read_chunk_header(src, vc.offset, self.meta_offset)?;
+                        let vdata = src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
+                        let base = vh.data_start;
+                        vcur.push(Some((vh, Cursor::new(vdata, base, "value chunk"))));
+                    }
+                    _ => vcur.push(None),
+                }
+            }
+            while !tcur.at_end() && *remaining > 0 {
+                let tp = next_page(&mut tcur, with_stats, TsType::Vector)?;
+                let mut vps: Vec<Option<PageHeader>> = Vec::with_capacity(fields.len());
+                for (j, v) in vcur.iter_mut().enumerate() {
+                    match v {
+                        Some((_, c)) if !c.at_end() => {
+                            let dt = fields[j].1.unwrap().dtype;
+                            vps.push(Some(next_page(c, with_stats, dt)?));
+                        }
+                        _ => vps.push(None),
+                    }
+                }
+                if tp.is_empty() {
+                    continue;
+                }
+                let pstats = tp.stats.unwrap_or(tc.stats);
+                if !page_overlaps(&pstats, plan.start, plan.end) {
+                    continue;
+                }
+                // Decode the time page once; every value column shares it.
+                let tbody = &tdata[tp.body..tp.body + tp.compressed];
+                decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page).map_err(|m| page_err(&tp, "time", m))?;
+                scratch.times.clear();
+                let mut tv = Values::I64(std::mem::take(&mut scratch.times));
+                decode_page(tenc, &scratch.page, value_limit(tp.uncompressed), &mut tv).map_err(|e| dec_err(&tp, "time", e))?;
+                let Values::I64(ptimes) = tv else { unreachable!() };
+                let rows = ptimes.len();
+                let lo = ptimes.partition_point(|&t| t < plan.start);
+                let mut hi = ptimes.partition_point(|&t| t <= plan.end);
+                hi = hi.min(lo.saturating_add(*remaining)).max(lo);
+                if lo < hi {
+                    times.extend_from_slice(&ptimes[lo..hi]);
+                    for (j, (bi, _)) in fields.iter().enumerate() {
+                        let b = builders[*bi].as_mut().unwrap();
+                        let (Some(vp), Some((vh, _))) = (&vps[j], &vcur[j]) else {
+                            b.push_nulls(hi - lo);
+                            continue;
+                        };
+                        if vp.is_empty() {
+                            b.push_nulls(hi - lo);
+                            continue;
+                        }
+                        let vdata = src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
+                        let body = &vdata[vp.body..vp.body + vp.compressed];
+                        let buf = &mut vbufs[j];
+                        decompress(compression(vh)?, body, vp.uncompressed, buf).map_err(|m| page_err(vp, "value", m))?;
+                        if buf.len() < 4 {
+                            return Err(page_err(vp, "value", "shorter than its row count".into()));
+                        }
+                        let n = i32::from_be_bytes(buf[..4].try_into().unwrap());
+                        if n < 0 || n as usize != rows {
+                            return Err(page_err(vp, "value", format!("row count {n} differs from the {rows} rows of its time page")));
+                        }
+                        let bm_len = rows.div_ceil(8);
+                        if buf.len() < 4 + bm_len {
+                            return Err(page_err(vp, "value", format!("null bitmap of {bm_len} bytes is truncated")));
+                        }
+                        let (bitmap, stream) = buf[4..].split_at(bm_len);
+                        let present = popcount_prefix(bitmap, rows);
+                        let vals = vvals[j].as_mut().unwrap();
+                        vals.clear();
+                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| page_err(vp, "value", format!("unknown encoding {}", vh.encoding)))?;
+                        decode_page_v(self.flavor(), enc, stream, present, vals).map_err(|e| dec_err(vp, "value", e))?;
+                        if vals.len() < present {
+                            return Err(page_err(vp, "value", format!("bitmap marks {present} values present, stream holds {}", vals.len())));
+                        }
+                        fix_dates(b.dtype, vals, vp)?;
+                        if present == rows {
+                            b.push_run(vals, lo, hi); // no nulls: one copy
+                        } else {
+                            b.push_scatter(vals, bitmap, lo, hi);
+                        }
+                    }
+                    *remaining -= hi - lo;
+                }
+                scratch.times = ptimes;
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_nonaligned(
+        &self,
+        src: &dyn ByteSource,
+        fields: &[(usize, Option<&SeriesMeta>)],
+        plan: &Plan,
+        times: &mut Vec<i64>,
+        builders: &mut [Option<ColBuilder>],
+        remaining: &mut usize,
+        scratch: &mut Scratch,
+    ) -> Result<()> {
+        // Each series: its (times, values) within the range.
+        let mut per: Vec<Option<(Vec<i64>, Values)>> = Vec::with_capacity(fields.len());
+        for (_, s) in fields {
+            let Some(s) = s else {
+                per.push(None);
+                continue;
+            };
+            let mut ts = Vec::new();
+            let mut vals = Values::new(s.dtype.physical());
+            for c in sorted(&s.chunks) {
+                if !c.stats.overlaps(plan.start, plan.end) {
+                    continue;
+                }
+                let h = read_chunk_header(src, c.offset, self.meta_offset)?;
+                let data = src.read(Format::TsFile, h.data_start, h.data_size as usize)?;
+                let comp = compression(&h)?;
+                let enc = Encoding::from_id(h.encoding).ok_or_else(|| err(h.offset, ErrorCode::Unsupported, format!("chunk header at byte {}: unknown encoding {}", h.offset, h.encoding)))?;
+                let mut cur = Cursor::new(data, h.data_start, "chunk");
+                while !cur.at_end() {
+                    let p = next_page(&mut cur, !h.single_page(), s.dtype)?;
+                    if p.is_empty() {
+                        continue;
+                    }
+                    if !page_overlaps(&p.stats.unwrap_or(c.stats), plan.start, plan.end) {
+                        continue;
+                    }
+                    decompress(comp, &data[p.body..p.body + p.compressed], p.uncompressed, &mut scratch.page).map_err(|m| page_err(&p, "", m))?;
+                    let page = &scratch.page;
+                    let mut pos = 0;
+                    let tlen = crate::bytes::uvarint(page, &mut pos).ok_or_else(|| page_err(&p, "", "truncated time length".into()))? as usize;
+                    if page.len() - pos < tlen {
+                        return Err(page_err(&p, "", format!("time column of {tlen} bytes exceeds the page")));
+                    }
+                    let (tb, vb) = page[pos..].split_at(tlen);
+                    let mut tv = Values::I64(Vec::new());
+                    let limit = value_limit(p.uncompressed);
+                    if decode_page(Encoding::Ts2Diff, tb, limit, &mut tv).is_err() {
+                        // The time encoding is not recorded; PLAIN is the other one writers use.
+                        tv = Values::I64(Vec::new());
+                        decode_page(Encoding::Plain, tb, limit, &mut tv).map_err(|e| dec_err(&p, "time", e))?;
+                    }
+                    let Values::I64(pt) = tv else { unreachable!() };
+                    let mut pv = Values::new(s.dtype.physical());
+                    decode_page_v(self.flavor(), enc, vb, pt.len(), &mut pv).map_err(|e| dec_err(&p, "value", e))?;
+                    if pv.len() != pt.len() {
+                        return Err(page_err(&p, "", format!("{} timestamps but {} values", pt.len(), pv.len())));
+                    }
+                    fix_dates(s.dtype, &mut pv, &p)?;
+                    let lo = pt.partition_point(|&t| t < plan.start);
+                    let hi = pt.partition_point(|&t| t <= plan.end).max(lo);
+                    ts.extend_from_slice(&pt[lo..hi]);
+                    append_values(&mut vals, &pv, lo, hi);
+                }
+            }
+            per.push(Some((ts, vals)));
+        }
+        // Union of timestamps (each series is sorted), capped by the limit.
+        let mut union: Vec<i64> = per.iter().flatten().flat_map(|(t, _)| t.iter().copied()).collect();
+        union.sort_unstable();
+        union.dedup();
+        union.truncate(*remaining);
+        for (j, (bi, _)) in fields.iter().enumerate() {
+            let b = builders[*bi].as_mut().unwrap();
+            let Some((ts, vals)) = &per[j] else {
+                b.push_nulls(union.len());
+                continue;
+            };
+            if ts.len() == union.len() && ts.first() == union.first() {
+                b.push_run(vals, 0, ts.len());
+                continue;
+            }
+            let mut k = 0;
+            for &t in &union {
+                while k < ts.len() && ts[k] < t {
+                    k += 1;
+                }
+                if k < ts.len() && ts[k] == t {
+                    b.push_one(vals, k);
+                    k += 1;
+                } else {
+                    b.push_nulls(1);
+                }
+            }
+        }
+        *remaining -= union.len();
+        times.extend_from_slice(&union);
+        Ok(())
+    }
+}
+
+fn select(all: Vec<OutCol>, want: &Option<Vec<String>>) -> Result<Vec<OutCol>> {
+    let Some(want) = want else { return Ok(all) };
+    let mut all: Vec<Option<OutCol>> = all.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    for w in want {
+        if w.eq_ignore_ascii_case("time") {
+            continue;
+        }
+        let i = all
+            .iter()
+            .position(|c| c.as_ref().is_some_and(|c| c.name == *w))
+            .or_else(|| all.iter().position(|c| c.as_ref().is_some_and(|c| c.name.eq_ignore_ascii_case(w))))
+            .ok_or_else(|| err(0, ErrorCode::NotFound, format!("column {w:?} is not in the file")))?;
+        out.push(all[i].take().unwrap());
+    }
+    Ok(out)
+}
+
+fn sorted(chunks: &[ChunkMeta]) -> Vec<ChunkMeta> {
+    let mut v = chunks.to_vec();
+    v.sort_by_key(|c| c.offset);
+    v
+}
+
+fn page_overlaps(s: &Stats, start: i64, end: i64) -> bool {
+    // A page's count may be 0 in odd writers; only prune on a real range.
+    s.start <= end && s.end >= start || s.count == 0 && s.start > s.end
+}
+
+/// Upper bound on the values a page of `uncompressed` bytes may hold.
+fn value_limit(uncompressed: usize) -> usize {
+    uncompressed.saturating_mul(64).saturating_add(1 << 16)
+}
+
+fn time_encoding(h: &ChunkHeader) -> Result<Encoding> {
+    match Encoding::from_id(h.encoding) {
+        Some(e @ (Encoding::Plain | Encoding::Ts2Diff | Encoding::Gorilla | Encoding::Rle | Encoding::Zigzag | Encoding::Chimp | Encoding::Sprintz | Encoding::Rlbe)) => Ok(e),
+        _ => Ok(Encoding::Ts2Diff),
+    }
+}
+
+fn compression(h: &ChunkHeader) -> Result<Compression> {
+    Compression::from_id(h.compression)
+        .ok_or_else(|| err(h.offset, ErrorCode::Unsupported, format!("chunk header at byte {}: unknown compression {}", h.offset, h.compression)))
+}
+
+fn page_err(p: &PageHeader, what: &str, m: String) -> DecodeError {
+    let sp = if what.is_empty() { "" } else { " " };
+    err(p.offset, ErrorCode::Invalid, format!("{what}{sp}page at byte {}: {m}", p.offset))
+}
+
+fn dec_err(p: &PageHeader, what: &str, e: crate::encoding::DecErr) -> DecodeError {
+    err(p.offset, ErrorCode::Invalid, format!("{what} page at byte {}: stream position {}: {}", p.offset, e.pos, e.msg))
+}
+
+fn fix_dates(t: TsType, v: &mut Values, p: &PageHeader) -> Result<()> {
+    if t == TsType::Date {
+        if let Values::I32(v) = v {
+            for x in v.iter_mut() {
+                *x = date_to_days(*x).ok_or_else(|| page_err(p, "value", format!("DATE value {x} is not a yyyyMMdd date")))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn append_values(dst: &mut Values, src: &Values, lo: usize, hi: usize) {
+    match (dst, src) {
+        (Values::Bool(d), Values::Bool(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::I32(d), Values::I32(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::I64(d), Values::I64(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::F32(d), Values::F32(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::F64(d), Values::F64(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::Bytes { offsets: d_o, data: d_d }, Values::Bytes { offsets: s_o, data: s_d }) => {
+            for k in lo..hi {
+                d_d.extend_from_slice(&s_d[s_o[k] as usize..s_o[k + 1] as usize]);
+                d_o.push(d_d.len() as u32);
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+/// A DictionaryUtf8 column: one key per row, runs per device.
+fn dictionary(rows: &[(usize, usize)], value: impl Fn(usize) -> Option<String>) -> Column {
+    let mut dict: Vec<String> = Vec::new();
+    let mut index: HashMap<String, i32> = HashMap::new();
+    let total: usize = rows.iter().map(|r| r.1).sum();
+    let mut keys = Vec::with_capacity(total);
+    let mut validity = Bitmap::with_capacity(total);
+    let mut nulls = 0;
+    for &(di, n) in rows {
+        match value(di) {
+            Some(v) => {
+                let k = *index.entry(v.clone()).or_insert_with(|| {
+                    dict.push(v);
+                    (dict.len() - 1) as i32
+                });
+                keys.extend(std::iter::repeat_n(k, n));
+                validity.push_n(true, n);
+            }
+            None => {
+                keys.extend(std::iter::repeat_n(0, n));
+                validity.push_n(false, n);
+                nulls += n;
+            }
+        }
+    }
+    let mut offsets = vec![0i32];
+    let mut data = Vec::new();
+    for s in &dict {
+        data.extend_from_slice(s.as_bytes());
+        offsets.push(data.len() as i32);
+    }
+    let child = Column::bytes(DataType::Utf8, offsets, data, None);
+    Column {
+        dtype: DataType::DictionaryUtf8,
+        len: total,
+        validity: if nulls > 0 { Some(validity) } else { None },
+        buffers: vec![Buffer::I32(keys)],
+        children: vec![child],
+    }
+}

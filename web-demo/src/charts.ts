@@ -1,0 +1,225 @@
+// Canvas charts, no library: a time-series line chart with drag-to-zoom, a plot of one
+// numeric sequence, and the benchmark bar chart (one bar per decoder and host).
+import { DataType, type Table } from 'apache-arrow';
+
+export const COLORS = ['#2d6cdf', '#e0662d', '#2a9d5b', '#a63fc2', '#c29a1f', '#d1345b', '#3aa6b9', '#6b6b6b'];
+
+function setup(canvas: HTMLCanvasElement, cssHeight: number) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || canvas.parentElement?.clientWidth || 800;
+  canvas.style.height = `${cssHeight}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(cssHeight * dpr);
+  const g = canvas.getContext('2d')!;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, w, cssHeight);
+  g.font = '11px system-ui, sans-serif';
+  return { g, w, h: cssHeight };
+}
+
+const fmt = (v: number) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : +v.toFixed(3) + '');
+
+function axes(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number, lo: number, hi: number) {
+  g.strokeStyle = '#c8ccd6';
+  g.fillStyle = '#5a6270';
+  g.beginPath();
+  g.moveTo(x0, y0);
+  g.lineTo(x0, y1);
+  g.lineTo(x1, y1);
+  g.stroke();
+  g.textAlign = 'right';
+  for (let i = 0; i <= 4; i++) {
+    const v = lo + ((hi - lo) * i) / 4;
+    const y = y1 - ((y1 - y0) * i) / 4;
+    g.fillText(fmt(v), x0 - 4, y + 4);
+  }
+}
+
+export function isNumeric(t: DataType) {
+  return DataType.isInt(t) || DataType.isFloat(t) || DataType.isDecimal(t);
+}
+
+/** A time-series chart of numeric columns against a time column. Drag to pick a time range. */
+export class TimeChart {
+  private range?: [number, number];
+  private xs: Float64Array = new Float64Array();
+  private plotted = false;
+  onZoom?: (start: number, end: number) => void;
+
+  constructor(private readonly canvas: HTMLCanvasElement) {
+    let dragFrom: number | undefined;
+    const xOf = (ev: MouseEvent) => ev.offsetX;
+    canvas.addEventListener('mousedown', (ev) => (dragFrom = xOf(ev)));
+    canvas.addEventListener('mouseup', (ev) => {
+      if (dragFrom === undefined || !this.range || !this.plotted) return;
+      const a = Math.min(dragFrom, xOf(ev));
+      const b = Math.max(dragFrom, xOf(ev));
+      dragFrom = undefined;
+      if (b - a < 4) return;
+      this.onZoom?.(this.timeAt(a), this.timeAt(b));
+    });
+  }
+
+  private left = 56;
+  private right = 12;
+
+  /** The time under pixel x (ms since the epoch). */
+  timeAt(x: number): number {
+    const [t0, t1] = this.range!;
+    const w = (this.canvas.clientWidth || 800) - this.left - this.right;
+    return t0 + ((Math.min(Math.max(x, this.left), this.left + w) - this.left) / w) * (t1 - t0);
+  }
+
+  /** Returns the names of the plotted columns. */
+  draw(table: Table, timeColumn: string, columns: string[]): string[] {
+    const { g, w, h } = setup(this.canvas, 220);
+    const tcol = table.getChild(timeColumn);
+    const names = columns.filter((c) => c !== timeColumn && table.getChild(c) && isNumeric(table.schema.fields.find((f) => f.name === c)!.type)).slice(0, COLORS.length);
+    this.plotted = false;
+    if (!tcol || !names.length || table.numRows < 1) {
+      g.fillStyle = '#5a6270';
+      g.fillText('No numeric columns to plot against time for this selection.', 12, 20);
+      return [];
+    }
+    const n = table.numRows;
+    const xs = (this.xs = new Float64Array(n));
+    for (let i = 0; i < n; i++) {
+      const v = tcol.get(i) as unknown;
+      xs[i] = v instanceof Date ? v.getTime() : Number(v);
+    }
+    let t0 = Infinity;
+    let t1 = -Infinity;
+    for (const x of xs) if (Number.isFinite(x)) (t0 = Math.min(t0, x)), (t1 = Math.max(t1, x));
+    if (t1 === t0) t1 = t0 + 1;
+    this.range = [t0, t1];
+    const series = names.map((c) => {
+      const col = table.getChild(c)!;
+      const ys = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = col.get(i);
+        ys[i] = v === null || v === undefined ? NaN : Number(v);
+      }
+      return ys;
+    });
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const ys of series) for (const y of ys) if (Number.isFinite(y)) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
+    if (!Number.isFinite(lo)) (lo = 0), (hi = 1);
+    if (hi === lo) hi = lo + 1;
+    const L = this.left;
+    const top = 10;
+    const bottom = h - 36;
+    const pw = w - L - this.right;
+    axes(g, L, top, L + pw, bottom, lo, hi);
+    g.textAlign = 'left';
+    g.fillText(new Date(t0).toISOString().replace('.000Z', 'Z'), L, bottom + 14);
+    g.textAlign = 'right';
+    g.fillText(new Date(t1).toISOString().replace('.000Z', 'Z'), L + pw, bottom + 14);
+    // Min/max per pixel column keeps millions of points fast and faithful.
+    series.forEach((ys, k) => {
+      g.strokeStyle = COLORS[k]!;
+      g.beginPath();
+      let lastPx = -1;
+      let mn = 0;
+      let mx = 0;
+      const flush = () => {
+        if (lastPx < 0) return;
+        const yA = bottom - ((mn - lo) / (hi - lo)) * (bottom - top);
+        const yB = bottom - ((mx - lo) / (hi - lo)) * (bottom - top);
+        g.lineTo(L + lastPx, yA);
+        if (yA !== yB) g.lineTo(L + lastPx, yB);
+      };
+      for (let i = 0; i < n; i++) {
+        const y = ys[i]!;
+        if (!Number.isFinite(y) || !Number.isFinite(xs[i]!)) continue;
+        const px = Math.round(((xs[i]! - t0) / (t1 - t0)) * pw);
+        if (px !== lastPx) {
+          flush();
+          lastPx = px;
+          mn = mx = y;
+        } else (mn = Math.min(mn, y)), (mx = Math.max(mx, y));
+      }
+      flush();
+      g.stroke();
+      g.fillStyle = COLORS[k]!;
+      g.textAlign = 'left';
+      g.fillText(`■ ${names[k]}`, L + 8 + k * 120, h - 6);
+    });
+    this.plotted = true;
+    return names;
+  }
+}
+
+/** A plot of one numeric sequence (a VL cell) against its index. */
+export function plotSequence(canvas: HTMLCanvasElement, ys: number[], title: string) {
+  const { g, w, h } = setup(canvas, 180);
+  let lo = Math.min(...ys.filter(Number.isFinite));
+  let hi = Math.max(...ys.filter(Number.isFinite));
+  if (!Number.isFinite(lo)) (lo = 0), (hi = 1);
+  if (hi === lo) hi = lo + 1;
+  const L = 56;
+  const top = 18;
+  const bottom = h - 20;
+  const pw = w - L - 12;
+  axes(g, L, top, L + pw, bottom, lo, hi);
+  g.fillStyle = '#1d2430';
+  g.textAlign = 'left';
+  g.fillText(`${title} (${ys.length} values)`, L, 12);
+  g.strokeStyle = COLORS[0]!;
+  g.fillStyle = COLORS[0]!;
+  g.beginPath();
+  ys.forEach((y, i) => {
+    const x = L + (ys.length === 1 ? 0 : (i / (ys.length - 1)) * pw);
+    const yy = bottom - ((y - lo) / (hi - lo)) * (bottom - top);
+    i ? g.lineTo(x, yy) : g.moveTo(x, yy);
+  });
+  g.stroke();
+  if (ys.length <= 200) ys.forEach((y, i) => g.fillRect(L + (ys.length === 1 ? 0 : (i / (ys.length - 1)) * pw) - 1.5, bottom - ((y - lo) / (hi - lo)) * (bottom - top) - 1.5, 3, 3));
+}
+
+export interface Bar {
+  group: string;
+  series: string;
+  value?: number;
+  error?: string;
+}
+
+/** Horizontal grouped bars: one group per decoder, one bar per host (series). */
+export function barChart(canvas: HTMLCanvasElement, bars: Bar[], unit: string) {
+  const groups = [...new Set(bars.map((b) => b.group))];
+  const series = [...new Set(bars.map((b) => b.series))];
+  const barH = 16;
+  const groupH = series.length * (barH + 2) + 12;
+  const { g, w } = setup(canvas, Math.max(60, groups.length * groupH + 30 + series.length * 16));
+  const L = 150;
+  const pw = w - L - 90;
+  const max = Math.max(1e-9, ...bars.map((b) => b.value ?? 0));
+  groups.forEach((grp, gi) => {
+    const y0 = 8 + gi * groupH;
+    g.fillStyle = '#1d2430';
+    g.textAlign = 'right';
+    g.fillText(grp, L - 8, y0 + (series.length * (barH + 2)) / 2 + 4);
+    series.forEach((s, si) => {
+      const b = bars.find((x) => x.group === grp && x.series === s);
+      const y = y0 + si * (barH + 2);
+      g.textAlign = 'left';
+      if (!b) return;
+      if (b.error !== undefined || b.value === undefined) {
+        g.fillStyle = '#b02a2a';
+        g.fillText(`error: ${(b.error ?? 'no result').slice(0, 90)}`, L + 4, y + 12);
+        return;
+      }
+      const len = Math.max(1, (b.value / max) * pw);
+      g.fillStyle = COLORS[si % COLORS.length]!;
+      g.fillRect(L, y, len, barH);
+      g.fillStyle = '#1d2430';
+      g.fillText(`${fmt(b.value)} ${unit}`, L + len + 4, y + 12);
+    });
+  });
+  const ly = 8 + groups.length * groupH + 6;
+  series.forEach((s, si) => {
+    g.fillStyle = COLORS[si % COLORS.length]!;
+    g.textAlign = 'left';
+    g.fillText(`■ ${s}`, L, ly + si * 16 + 8);
+  });
+}

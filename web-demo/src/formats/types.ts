@@ -1,0 +1,59 @@
+// One adapter per format behind one small interface: open → structure tree → read a
+// selection → an Arrow Table. Adapters run inside the worker.
+import type { Table } from 'apache-arrow';
+import type { FormatName } from '../sniff.js';
+
+/** A node of the structure tree shown in the browser panel (plain data: crosses postMessage). */
+export interface TreeNode {
+  label: string;
+  kind: 'group' | 'dataset' | 'attribute' | 'table' | 'device' | 'measurement' | 'field' | 'info';
+  /** Shape, dtype, Arrow type, attribute value... */
+  detail?: string;
+  /** Clicking the node makes it the thing to read (HDF5 dataset path, TsFile table). */
+  path?: string;
+  /** A column that can be ticked (MessagePack field, TsFile measurement). */
+  column?: string;
+  /** A TsFile device that can be ticked. */
+  device?: string;
+  children?: TreeNode[];
+}
+
+/** What to read. Times are milliseconds since the epoch (the time filter of the chart). */
+export interface Selection {
+  path?: string;
+  columns?: string[];
+  devices?: string[];
+  start?: number;
+  end?: number;
+  limit?: number;
+  /** HDF5 hyperslab along the first dimension. */
+  offset?: number;
+}
+
+export interface Opened {
+  format: FormatName;
+  tree: TreeNode[];
+  /** What is read right after opening. */
+  initial: Selection;
+  /** The column the time-series chart uses as x (TsFile: "time"). */
+  timeColumn?: string;
+  /** True when start/end are pushed into the reader (TsFile); else filtered after reading. */
+  timeFilterPushed?: boolean;
+  read(sel: Selection): Promise<Table>;
+  close?(): void;
+}
+
+export type Progress = (done: number, total: number) => void;
+
+export interface FormatAdapter {
+  format: FormatName;
+  open(bytes: Uint8Array, progress: Progress): Promise<Opened>;
+}
+
+/** A format the package build does not support yet: shown as a readable message. */
+export class UnsupportedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedError';
+  }
+}

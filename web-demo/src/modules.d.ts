@@ -1,0 +1,2 @@
+// jsfive ships no type declarations; the benchmark uses it through a narrow cast.
+declare module 'jsfive';
