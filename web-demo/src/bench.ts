@@ -53,7 +53,7 @@ const rowsOfValues = (values: unknown[]) => (values.length === 1 && Array.isArra
 async function arrowsmithRun(format: FormatName, bytes: Uint8Array): Promise<Run> {
   if (format === 'msgpack') return () => decodeMsgpack(bytes).numRows;
   if (format === 'hdf5') {
-    const openHdf5 = exported<(b: Uint8Array) => Promise<{ list(p: string): Promise<{ name: string; path?: string; kind: string }[]>; read(p: string): Promise<{ numRows: number }> }>>('openHdf5');
+    const openHdf5 = exported<(b: Uint8Array) => Promise<{ list(p: string): Promise<{ name: string; path?: string; kind: string }[]>; read(p: string): Promise<{ numRows: number }>; close?(): void }>>('openHdf5');
     if (!openHdf5) throw new Error('HDF5 support is not in this build yet');
     return async () => {
       const f = await openHdf5(bytes);
@@ -65,17 +65,27 @@ async function arrowsmithRun(format: FormatName, bytes: Uint8Array): Promise<Run
           else if (c.kind === 'dataset') rows += (await f.read(cp)).numRows;
         }
       };
-      await walk('/', 0);
+      try {
+        await walk('/', 0);
+      } finally {
+        f.close?.();
+      }
       return rows;
     };
   }
-  const openTsFile = exported<(b: Uint8Array) => Promise<{ tables(): Promise<unknown[]>; read(q: { table: string }): Promise<{ numRows: number }> }>>('openTsFile');
+  const openTsFile = exported<(b: Uint8Array) => Promise<{ tables(): Promise<unknown[]> | unknown[]; read(q: { table?: string }): Promise<{ numRows: number }>; close?(): void }>>('openTsFile');
   if (!openTsFile) throw new Error('TsFile support is not in this build yet');
   return async () => {
     const f = await openTsFile(bytes);
-    let rows = 0;
-    for (const t of await f.tables()) rows += (await f.read({ table: typeof t === 'string' ? t : String((t as { name: string }).name) })).numRows;
-    return rows;
+    try {
+      const tables = await f.tables();
+      if (!tables.length) return (await f.read({})).numRows; // tree model: every device
+      let rows = 0;
+      for (const t of tables) rows += (await f.read({ table: typeof t === 'string' ? t : String((t as { name: string }).name) })).numRows;
+      return rows;
+    } finally {
+      f.close?.();
+    }
   };
 }
 

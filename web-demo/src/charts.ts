@@ -94,6 +94,11 @@ export class TimeChart {
     this.range = [t0, t1];
     const series = names.map((c) => {
       const col = table.getChild(c)!;
+      // Null-free float and 8-32-bit int columns convert in bulk; others cell by cell.
+      const t = col.type as DataType;
+      if (col.nullCount === 0 && (DataType.isFloat(t) || (DataType.isInt(t) && (t as unknown as { bitWidth: number }).bitWidth <= 32))) {
+        return Float64Array.from(col.toArray() as ArrayLike<number>);
+      }
       const ys = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const v = col.get(i);
@@ -122,11 +127,13 @@ export class TimeChart {
       let lastPx = -1;
       let mn = 0;
       let mx = 0;
+      let fresh = true;
       const flush = () => {
         if (lastPx < 0) return;
         const yA = bottom - ((mn - lo) / (hi - lo)) * (bottom - top);
         const yB = bottom - ((mx - lo) / (hi - lo)) * (bottom - top);
-        g.lineTo(L + lastPx, yA);
+        fresh ? g.moveTo(L + lastPx, yA) : g.lineTo(L + lastPx, yA);
+        fresh = false;
         if (yA !== yB) g.lineTo(L + lastPx, yB);
       };
       for (let i = 0; i < n; i++) {
@@ -135,6 +142,8 @@ export class TimeChart {
         const px = Math.round(((xs[i]! - t0) / (t1 - t0)) * pw);
         if (px !== lastPx) {
           flush();
+          // Time going back (the next device of a multi-device table) starts a new line.
+          if (px < lastPx) fresh = true;
           lastPx = px;
           mn = mx = y;
         } else (mn = Math.min(mn, y)), (mx = Math.max(mx, y));

@@ -4,6 +4,7 @@
 import { DataType, tableFromIPC, type Table } from 'apache-arrow';
 import { DECODERS, type BenchResult } from './bench.js';
 import { barChart, isNumeric, plotSequence, TimeChart, type Bar } from './charts.js';
+import { findTimeColumn } from './formats/arrow-util.js';
 import { FORMAT_LABEL } from './formats/index.js';
 import type { Selection, TreeNode } from './formats/types.js';
 import { cellText, esc, Grid, numericSequence } from './grid.js';
@@ -173,8 +174,11 @@ function renderTree(tree: TreeNode[]) {
           : '';
     const label = `<span class="node${pickable ? ' pickable' : ''}${pickable && n.path === sel.path ? ' current' : ''}"${pickable ? ` data-path="${esc(n.path!)}"` : ''}><span class="kind ${n.kind}">${n.kind}</span>${esc(n.label)}</span>`;
     const detail = n.detail ? `<span class="detail">${esc(n.detail)}</span>` : '';
-    const kids = n.children?.length ? `<ul>${n.children.map(li).join('')}</ul>` : '';
-    return `<li>${box}<label>${label}</label>${detail}${kids}</li>`;
+    if (n.children?.length) {
+      // Nodes with children fold (native <details>); long lists start folded.
+      return `<li><details${n.collapsed ? '' : ' open'}><summary>${box}<label>${label}</label>${detail}</summary><ul>${n.children.map(li).join('')}</ul></details></li>`;
+    }
+    return `<li>${box}<label>${label}</label>${detail}</li>`;
   };
   $('tree').innerHTML = tree.length ? `<ul>${tree.map(li).join('')}</ul>` : '<p class="muted">(empty)</p>';
   describeSelection();
@@ -250,7 +254,13 @@ function showTable(table: Table, base = 0) {
   $('result').hidden = false;
   $('cellplot-panel').hidden = true;
   grid.setTable(table, base);
-  // The time-series chart: selected numeric columns (else all numeric ones) against time.
+  drawChart(table);
+}
+
+function drawChart(table: Table) {
+  // The time-series chart: selected numeric columns against time. The adapter names the
+  // time column; when the table has no such column, a time-like one is looked for.
+  if (timeColumn === undefined || !table.getChild(timeColumn)) timeColumn = findTimeColumn(table) ?? timeColumn;
   const hasTime = timeColumn !== undefined && table.getChild(timeColumn) !== null;
   $('chart-panel').hidden = !hasTime;
   if (hasTime) {
@@ -258,8 +268,9 @@ function showTable(table: Table, base = 0) {
     // Ticked columns, else the first numeric one (series of unrelated scales share one axis).
     const wanted = sel.columns.size ? numeric.filter((c) => sel.columns.has(c)) : [];
     chart.draw(table, timeColumn!, wanted.length ? wanted : numeric.slice(0, 1));
+    $('chart-help').textContent = `Drag across the chart to zoom into a time range: ${timeFilterPushed ? 'the time filter is pushed into the reader' : 'the rows in that range are cut from the decoded table in the worker (sorted time column)'}. Tick numeric columns in the structure panel to plot them.`;
     $('zoom-reset').hidden = sel.start === undefined;
-    $('zoom-info').textContent = sel.start !== undefined ? `${new Date(sel.start).toISOString()} → ${new Date(sel.end!).toISOString()}${timeFilterPushed ? ' (filter pushed into the reader)' : ''}` : '';
+    $('zoom-info').textContent = sel.start !== undefined ? `${new Date(sel.start).toISOString()} → ${new Date(sel.end!).toISOString()}` : '';
   }
 }
 
@@ -377,7 +388,9 @@ const seriesName = (s: BenchSet, all: BenchSet[]) => {
   return sameHost ? `${label} · ${s.file.name} · ${s.date.slice(0, 16).replace('T', ' ')}` : label;
 };
 
+let lastBenchSets: BenchSet[] = [];
 function renderBench(sets: BenchSet[]) {
+  lastBenchSets = sets;
   const bars: Bar[] = [];
   let rows = '';
   for (const s of sets) {
@@ -453,6 +466,15 @@ try {
 } catch {
   // Long-task timing is not available in every browser.
 }
+// Canvases are drawn at their pixel size: redraw them when the page width changes.
+let resizeTimer = 0;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(() => {
+    if (demo.table && !$('result').hidden) drawChart(demo.table);
+    if (lastBenchSets.length) renderBench(lastBenchSets);
+  }, 150);
+});
 window.addEventListener('error', (ev) => showError(`Unexpected error: ${ev.message}`));
 window.addEventListener('unhandledrejection', (ev) => showError(`Unexpected error: ${String((ev.reason as Error)?.message ?? ev.reason)}`));
 void loadSamples();

@@ -64,13 +64,14 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
     if (req.type === 'open') {
       opened?.close?.();
       opened = undefined;
-      const bytes = await readBlob(req.file, req.id);
-      const format = sniff(bytes);
+      const file = req.file;
+      // HDF5 puts its signature at 0, 512, 1024, ... (after a user block): 1 MiB is plenty.
+      const format = sniff(new Uint8Array(await file.slice(0, 1 << 20).arrayBuffer()));
       const t0 = performance.now();
-      opened = await adapters[format].open(bytes, (done, total) => post({ type: 'progress', id: req.id, done, total, phase: 'decoding' }));
+      opened = await adapters[format].open({ blob: file, bytes: () => readBlob(file, req.id) }, (done, total) => post({ type: 'progress', id: req.id, done, total, phase: 'decoding' }));
       const ms = performance.now() - t0;
       const o = opened;
-      post({ type: 'opened', id: req.id, format, size: bytes.length, tree: o.tree, initial: o.initial, timeColumn: o.timeColumn, timeFilterPushed: o.timeFilterPushed, simd, ms });
+      post({ type: 'opened', id: req.id, format, size: file.size, tree: o.tree, initial: o.initial, timeColumn: o.timeColumn, timeFilterPushed: o.timeFilterPushed, simd, ms });
     } else if (req.type === 'read') {
       if (!opened) throw new Error('no file is open');
       const t0 = performance.now();

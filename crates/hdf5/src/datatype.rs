@@ -44,7 +44,7 @@ impl Datatype {
             | Datatype::VlString { size, .. }
             | Datatype::VlSequence { size, .. } => *size as usize,
             Datatype::Enum { base, .. } => base.size(),
-            Datatype::Array { dims, base } => dims.iter().map(|&d| d as usize).product::<usize>() * base.size(),
+            Datatype::Array { dims, base } => dims.iter().fold(base.size(), |a, &d| a.saturating_mul(d as usize)),
         }
     }
 
@@ -62,7 +62,7 @@ impl Datatype {
         let o = |be: &bool| if *be { "be" } else { "le" };
         match self {
             Datatype::Int { size, signed, be } => {
-                format!("{}int{}{}", if *signed { "" } else { "u" }, size * 8, if *size > 1 { o(be) } else { "" })
+                format!("{}int{}{}", if *signed { "" } else { "u" }, *size as u64 * 8, if *size > 1 { o(be) } else { "" })
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
             Datatype::FixedString { size, pad, utf8 } => format!(
@@ -158,6 +158,9 @@ impl Datatype {
                             } else {
                                 Datatype::Array { dims: dims[..nd.min(4)].to_vec(), base: Box::new(base) }
                             };
+                            if dtype.size() as u64 > size as u64 {
+                                return Err(c.invalid(format!("compound member {name} larger than its record")));
+                            }
                             members.push(Member { name, offset, dtype });
                             continue;
                         }
@@ -169,7 +172,7 @@ impl Datatype {
                     members.push(Member { name, offset, dtype });
                 }
                 for m in &members {
-                    if m.offset as u64 + m.dtype.size() as u64 > size as u64 {
+                    if (m.offset as u64).saturating_add(m.dtype.size() as u64) > size as u64 {
                         return Err(c.invalid(format!("compound member {} exceeds the record", m.name)));
                     }
                 }

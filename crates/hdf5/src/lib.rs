@@ -295,7 +295,15 @@ impl Hdf5File {
         let nrows = count.unwrap_or(u64::MAX).min(nrows_total - start);
         let row_elems: u64 = dims.iter().skip(1).try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
         let es = ds.dtype.size() as u64;
-        let raw = self.read_raw(&ctx, &ds, start, nrows, row_elems)?;
+        let at = ds.at;
+        let locate = |mut e: DecodeError| {
+            if e.offset == 0 && !e.is_need_bytes() {
+                e.offset = at;
+                e.message = format!("{path}: {}", e.message);
+            }
+            e
+        };
+        let raw = self.read_raw(&ctx, &ds, start, nrows, row_elems).map_err(locate)?;
         let n = (nrows * row_elems) as usize;
         let mut vl = VlReader::new(&ctx, self.max_read_bytes);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
@@ -305,7 +313,7 @@ impl Hdf5File {
                 let mut f = Vec::new();
                 let mut c = Vec::new();
                 for m in members {
-                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize)?;
+                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize).map_err(locate)?;
                     let col = fixed_size_lists(col, trailing);
                     f.push(Field::new(m.name.clone(), col.dtype.clone(), true));
                     c.push(col);
@@ -313,7 +321,7 @@ impl Hdf5File {
                 (f, c)
             }
             dt => {
-                let col = fixed_size_lists(decode(&mut vl, dt, &raw, n, es as usize, 0)?, trailing);
+                let col = fixed_size_lists(decode(&mut vl, dt, &raw, n, es as usize, 0).map_err(locate)?, trailing);
                 (vec![Field::new(name, col.dtype.clone(), true)], vec![col])
             }
         };

@@ -100,9 +100,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
         Ok(())
     }
 
-    /// Gather payloads into one buffer (`base` bytes per element). Returns element offsets
-    /// (i32, n+1), the payload bytes and validity (null reference → null).
-    fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
+    /// Element offsets (i32, n+1) and validity (null reference → null), checking the
+    /// total payload against the read budget.
+    fn offsets(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Bitmap)> {
         let n = cells.lens.len();
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0i32);
@@ -120,16 +120,22 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
             offsets.push(total_elems as i32);
         }
-        self.load(cells)?;
         self.budget -= total_elems * base as u64;
-        let mut values = vec![0u8; total_elems as usize * base];
+        Ok((offsets, validity))
+    }
+
+    /// Copy every cell's payload to `values[offsets[i] * base ..]`.
+    fn gather_into(&mut self, cells: &Cells, base: usize, offsets: &[i32], validity: &Bitmap, values: &mut [u8]) -> Result<()> {
+        self.load(cells)?;
+        let n = cells.lens.len();
         let mut last: Option<(u64, &Collection<'a>)> = None;
         #[allow(clippy::needless_range_loop)]
         for i in 0..n {
-            let len = cells.lens[i] as usize * base;
-            if !validity.get(i) || len == 0 {
+            if cells.lens[i] == 0 || !validity.get(i) {
                 continue;
             }
+            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
+            let len = cells.lens[i] as usize * base;
             let a = cells.addrs[i];
             let coll = match last {
                 Some((la, c)) if la == a => c,
@@ -148,7 +154,23 @@ impl<'a, 'c> VlReader<'a, 'c> {
             let at = offsets[i] as usize * base;
             values[at..at + len].copy_from_slice(&obj[..len]);
         }
+        Ok(())
+    }
+
+    fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
+        let (offsets, validity) = self.offsets(cells, base)?;
+        let mut values = vec![0u8; *offsets.last().unwrap() as usize * base];
+        self.gather_into(cells, base, &offsets, &validity, &mut values)?;
         Ok((offsets, values, validity))
+    }
+
+    /// Little-endian primitive base: gather straight into the typed child buffer.
+    fn gather_typed<T: bytemuck::Pod + Default>(&mut self, cells: &Cells, dtype: DataType, wrap: fn(Vec<T>) -> Buffer) -> Result<(Vec<i32>, Column, Bitmap)> {
+        let base = std::mem::size_of::<T>();
+        let (offsets, validity) = self.offsets(cells, base)?;
+        let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
+        self.gather_into(cells, base, &offsets, &validity, bytemuck::cast_slice_mut(&mut values))?;
+        Ok((offsets, Column::primitive(dtype, wrap(values), None), validity))
     }
 
     pub fn decode_vl(&mut self, dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Column> {
@@ -160,9 +182,28 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
             Datatype::VlSequence { base, .. } => {
                 let bs = base.size();
-                let (offsets, values, validity) = self.gather(&cells, bs)?;
-                let total = *offsets.last().unwrap() as usize;
-                let child = decode(self, base, &values, total, bs, 0)?;
+                let fast = match **base {
+                    Datatype::Int { size: 1, signed: true, .. } => Some(self.gather_typed::<i8>(&cells, DataType::Int8, Buffer::I8)?),
+                    Datatype::Int { size: 1, signed: false, .. } => Some(self.gather_typed::<u8>(&cells, DataType::UInt8, Buffer::U8)?),
+                    Datatype::Int { size: 2, signed: true, be: false } => Some(self.gather_typed::<i16>(&cells, DataType::Int16, Buffer::I16)?),
+                    Datatype::Int { size: 2, signed: false, be: false } => Some(self.gather_typed::<u16>(&cells, DataType::UInt16, Buffer::U16)?),
+                    Datatype::Int { size: 4, signed: true, be: false } => Some(self.gather_typed::<i32>(&cells, DataType::Int32, Buffer::I32)?),
+                    Datatype::Int { size: 4, signed: false, be: false } => Some(self.gather_typed::<u32>(&cells, DataType::UInt32, Buffer::U32)?),
+                    Datatype::Int { size: 8, signed: true, be: false } => Some(self.gather_typed::<i64>(&cells, DataType::Int64, Buffer::I64)?),
+                    Datatype::Int { size: 8, signed: false, be: false } => Some(self.gather_typed::<u64>(&cells, DataType::UInt64, Buffer::U64)?),
+                    Datatype::Float { size: 4, be: false } => Some(self.gather_typed::<f32>(&cells, DataType::Float32, Buffer::F32)?),
+                    Datatype::Float { size: 8, be: false } => Some(self.gather_typed::<f64>(&cells, DataType::Float64, Buffer::F64)?),
+                    _ => None,
+                };
+                let (offsets, child, validity) = match fast {
+                    Some(x) => x,
+                    None => {
+                        let (offsets, values, validity) = self.gather(&cells, bs)?;
+                        let total = *offsets.last().unwrap() as usize;
+                        let child = decode(self, base, &values, total, bs, 0)?;
+                        (offsets, child, validity)
+                    }
+                };
                 let field = Field::new("item", child.dtype.clone(), true);
                 let validity = Some(validity).filter(|v| v.count_zeros() > 0);
                 Ok(Column { dtype: DataType::List(Box::new(field)), len: n, validity, buffers: vec![Buffer::I32(offsets)], children: vec![child] })

@@ -39,6 +39,54 @@ impl ColBuilder {
         self.validity.len()
     }
 
+    pub fn reserve(&mut self, n: usize) {
+        match &mut self.data {
+            Data::Bool(_) => {}
+            Data::I32(v) => v.reserve(n),
+            Data::I64(v) => v.reserve(n),
+            Data::F32(v) => v.reserve(n),
+            Data::F64(v) => v.reserve(n),
+            Data::Bytes { offsets, .. } => offsets.reserve(n),
+        }
+    }
+
+    /// Decode a page with no nulls straight into this column's value buffer (one copy).
+    /// `decode` appends to the `Values` it is given and reports errors; returns `None` when
+    /// this column kind has no direct path (the caller then decodes into scratch).
+    pub fn decode_direct<E>(&mut self, decode: impl FnOnce(&mut Values) -> Result<(), E>) -> Option<Result<usize, E>> {
+        let before = self.validity.len();
+        let (mut vals, put_back): (Values, fn(&mut Data, Values)) = match &mut self.data {
+            Data::I32(v) if self.dtype != TsType::Date => (Values::I32(std::mem::take(v)), |d, v| {
+                if let (Data::I32(d), Values::I32(v)) = (d, v) {
+                    *d = v
+                }
+            }),
+            Data::I64(v) => (Values::I64(std::mem::take(v)), |d, v| {
+                if let (Data::I64(d), Values::I64(v)) = (d, v) {
+                    *d = v
+                }
+            }),
+            Data::F32(v) => (Values::F32(std::mem::take(v)), |d, v| {
+                if let (Data::F32(d), Values::F32(v)) = (d, v) {
+                    *d = v
+                }
+            }),
+            Data::F64(v) => (Values::F64(std::mem::take(v)), |d, v| {
+                if let (Data::F64(d), Values::F64(v)) = (d, v) {
+                    *d = v
+                }
+            }),
+            _ => return None,
+        };
+        let r = decode(&mut vals);
+        let n = vals.len() - before;
+        put_back(&mut self.data, vals);
+        Some(r.map(|_| {
+            self.validity.push_n(true, n);
+            n
+        }))
+    }
+
     pub fn push_nulls(&mut self, n: usize) {
         if n == 0 {
             return;

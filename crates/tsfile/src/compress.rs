@@ -6,23 +6,28 @@ use std::io::Read;
 /// Decompress `src` (one page body) into `dst` (cleared first), expecting exactly
 /// `uncompressed` bytes.
 pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec<u8>) -> Result<(), String> {
-    dst.clear();
     match c {
-        Compression::Uncompressed => dst.extend_from_slice(src),
+        Compression::Uncompressed => {
+            dst.clear();
+            dst.extend_from_slice(src)
+        }
         Compression::Snappy => {
             let n = snap::raw::decompress_len(src).map_err(|e| e.to_string())?;
             if n != uncompressed {
                 return Err(format!("snappy block holds {n} bytes, page header says {uncompressed}"));
             }
-            dst.resize(n, 0);
-            snap::raw::Decoder::new().decompress(src, dst).map_err(|e| e.to_string())?;
+            // The decoder overwrites all n bytes: resize without re-zeroing a reused buffer.
+            set_len(dst, n);
+            let w = snap::raw::Decoder::new().decompress(src, dst).map_err(|e| e.to_string())?;
+            dst.truncate(w);
         }
         Compression::Lz4 => {
-            dst.resize(uncompressed, 0);
+            set_len(dst, uncompressed);
             let n = lz4_flex::block::decompress_into(src, dst).map_err(|e| e.to_string())?;
             dst.truncate(n);
         }
         Compression::Gzip => {
+            dst.clear();
             dst.reserve(uncompressed);
             flate2::read::GzDecoder::new(src)
                 .take(uncompressed as u64 + 1)
@@ -30,12 +35,14 @@ pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec
                 .map_err(|e| e.to_string())?;
         }
         Compression::Zstd => {
+            dst.clear();
             dst.reserve(uncompressed);
             let mut s = src;
             let dec = ruzstd::decoding::StreamingDecoder::new(&mut s).map_err(|e| e.to_string())?;
             dec.take(uncompressed as u64 + 1).read_to_end(dst).map_err(|e| e.to_string())?;
         }
         Compression::Lzma2 => {
+            dst.clear();
             dst.reserve(uncompressed);
             let mut input = std::io::BufReader::new(src);
             let mut w = LimitedWriter { out: dst, limit: uncompressed };
@@ -47,6 +54,14 @@ pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec
         return Err(format!("{} page decompressed to {} bytes, header says {uncompressed}", c.name(), dst.len()));
     }
     Ok(())
+}
+
+fn set_len(v: &mut Vec<u8>, n: usize) {
+    if v.len() < n {
+        v.resize(n, 0);
+    } else {
+        v.truncate(n);
+    }
 }
 
 struct LimitedWriter<'a> {

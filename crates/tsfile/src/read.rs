@@ -169,18 +169,18 @@ impl TsFile {
             if let Some(time) = ss.iter().find(|s| s.dtype == TsType::Vector) {
                 let tchunks = sorted(&time.chunks);
                 let keep: Vec<bool> = tchunks.iter().map(|c| c.stats.overlaps(plan.start, plan.end)).collect();
-                let mut any = false;
+                // Time chunks are always read (they give the rows); value chunks only when
+                // projected, in a kept chunk group, and not all-null.
                 for s in ss.iter().filter(|s| s.dtype != TsType::Vector && wanted(&s.name)) {
                     for c in &s.chunks {
                         let ti = tchunks.partition_point(|t| t.offset < c.offset);
                         if ti > 0 && keep[ti - 1] && c.stats.count > 0 {
                             ranges.push(extent(c.offset));
-                            any = true;
                         }
                     }
                 }
                 for (i, c) in tchunks.iter().enumerate() {
-                    if keep[i] && (any || plan.cols.iter().all(|c| !matches!(c.kind, OutKind::Field(_))) || true) {
+                    if keep[i] {
                         ranges.push(extent(c.offset));
                     }
                 }
@@ -212,6 +212,17 @@ impl TsFile {
         let mut times: Vec<i64> = Vec::new();
         let mut builders: Vec<Option<ColBuilder>> =
             plan.cols.iter().map(|c| if let OutKind::Field(t) = c.kind { Some(ColBuilder::new(t)) } else { None }).collect();
+        // Size every output buffer once from the statistics (rows of overlapping time chunks).
+        let estimate: u64 = series
+            .iter()
+            .flat_map(|ss| ss.iter().filter(|s| s.dtype == TsType::Vector))
+            .flat_map(|s| s.chunks.iter().filter(|c| c.stats.overlaps(plan.start, plan.end)).map(|c| c.stats.count))
+            .sum();
+        let estimate = (estimate as usize).min(remaining).min(self.size as usize * 8);
+        times.reserve(estimate);
+        for b in builders.iter_mut().flatten() {
+            b.reserve(estimate);
+        }
         // Per-row device index, expanded into dictionary keys at the end.
         let mut row_devices: Vec<(usize, usize)> = Vec::new();
         let mut scratch = Scratch::default();
@@ -344,19 +355,35 @@ impl TsFile {
                 if !page_overlaps(&pstats, plan.start, plan.end) {
                     continue;
                 }
-                // Decode the time page once; every value column shares it.
+                // Decode the time page once; every value column shares it. When the page
+                // statistics say every row passes, decode straight into the output.
                 let tbody = &tdata[tp.body..tp.body + tp.compressed];
                 decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page).map_err(|m| page_err(&tp, "time", m))?;
-                scratch.times.clear();
-                let mut tv = Values::I64(std::mem::take(&mut scratch.times));
-                decode_page(tenc, &scratch.page, value_limit(tp.uncompressed), &mut tv).map_err(|e| dec_err(&tp, "time", e))?;
-                let Values::I64(ptimes) = tv else { unreachable!() };
-                let rows = ptimes.len();
-                let lo = ptimes.partition_point(|&t| t < plan.start);
-                let mut hi = ptimes.partition_point(|&t| t <= plan.end);
-                hi = hi.min(lo.saturating_add(*remaining)).max(lo);
-                if lo < hi {
+                let full = pstats.count > 0 && pstats.within(plan.start, plan.end) && (pstats.count as usize) <= *remaining;
+                let (rows, lo, hi);
+                if full {
+                    let before = times.len();
+                    let mut tv = Values::I64(std::mem::take(times));
+                    let r = decode_page(tenc, &scratch.page, before + value_limit(tp.uncompressed), &mut tv);
+                    let Values::I64(t) = tv else { unreachable!() };
+                    *times = t;
+                    r.map_err(|e| dec_err(&tp, "time", e))?;
+                    rows = times.len() - before;
+                    lo = 0;
+                    hi = rows.min(*remaining);
+                    times.truncate(before + hi);
+                } else {
+                    scratch.times.clear();
+                    let mut tv = Values::I64(std::mem::take(&mut scratch.times));
+                    decode_page(tenc, &scratch.page, value_limit(tp.uncompressed), &mut tv).map_err(|e| dec_err(&tp, "time", e))?;
+                    let Values::I64(ptimes) = tv else { unreachable!() };
+                    rows = ptimes.len();
+                    lo = ptimes.partition_point(|&t| t < plan.start);
+                    hi = ptimes.partition_point(|&t| t <= plan.end).min(lo.saturating_add(*remaining)).max(lo);
                     times.extend_from_slice(&ptimes[lo..hi]);
+                    scratch.times = ptimes;
+                }
+                if lo < hi {
                     for (j, (bi, _)) in fields.iter().enumerate() {
                         let b = builders[*bi].as_mut().unwrap();
                         let (Some(vp), Some((vh, _))) = (&vps[j], &vcur[j]) else {
@@ -384,9 +411,22 @@ impl TsFile {
                         }
                         let (bitmap, stream) = buf[4..].split_at(bm_len);
                         let present = popcount_prefix(bitmap, rows);
+                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| page_err(vp, "value", format!("unknown encoding {}", vh.encoding)))?;
+                        if present == rows && lo == 0 && hi == rows {
+                            // No nulls, every row wanted: decode into the output column directly.
+                            let at = b.len();
+                            let flavor = self.flavor();
+                            let direct = b.decode_direct(|v| decode_page_v(flavor, enc, stream, at + present, v));
+                            if let Some(r) = direct {
+                                let n = r.map_err(|e| dec_err(vp, "value", e))?;
+                                if n != rows {
+                                    return Err(page_err(vp, "value", format!("bitmap marks {present} values present, stream holds {n}")));
+                                }
+                                continue;
+                            }
+                        }
                         let vals = vvals[j].as_mut().unwrap();
                         vals.clear();
-                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| page_err(vp, "value", format!("unknown encoding {}", vh.encoding)))?;
                         decode_page_v(self.flavor(), enc, stream, present, vals).map_err(|e| dec_err(vp, "value", e))?;
                         if vals.len() < present {
                             return Err(page_err(vp, "value", format!("bitmap marks {present} values present, stream holds {}", vals.len())));
@@ -400,7 +440,6 @@ impl TsFile {
                     }
                     *remaining -= hi - lo;
                 }
-                scratch.times = ptimes;
             }
         }
         Ok(())

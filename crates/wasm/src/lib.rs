@@ -4,9 +4,13 @@
 //! [`DecodedBatch`] handle while JS copies its buffers out (see `describe`), and errors
 //! cross as a JSON string that the TS layer turns into a typed `DecodeError`.
 
+mod json;
+
 use arrowsmith_core::describe::{describe, push_str_json};
-use arrowsmith_core::{Batch, DecodeError};
+use arrowsmith_core::{Batch, Column, DecodeError, Field, RangeCache};
+use arrowsmith_hdf5::Hdf5File;
 use arrowsmith_msgpack as msgpack;
+use arrowsmith_tsfile::{Query, TsFile};
 use wasm_bindgen::prelude::*;
 
 /// A decoded batch living in wasm memory until JS frees it.
@@ -111,4 +115,184 @@ impl MsgpackStream {
     pub fn finish(&mut self) -> Result<Option<DecodedBatch>, JsValue> {
         self.inner.finish().map(|o| o.map(batch)).map_err(js_error)
     }
+}
+
+/// Byte ranges `[start0, end0, start1, end1, ...]` as f64 (exact below 2^53).
+fn ranges(r: Vec<(u64, u64)>) -> Vec<f64> {
+    r.into_iter().flat_map(|(a, b)| [a as f64, b as f64]).collect()
+}
+
+fn not_open(format: arrowsmith_core::Format) -> JsValue {
+    js_error(DecodeError::new(format, 0, arrowsmith_core::ErrorCode::Invalid, "the file is not open yet"))
+}
+
+/// An Apache TsFile read through a sans-I/O cache: JS supplies byte ranges on request.
+#[wasm_bindgen]
+pub struct TsFileReader {
+    cache: RangeCache,
+    file: Option<TsFile>,
+}
+
+#[wasm_bindgen]
+impl TsFileReader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64) -> TsFileReader {
+        TsFileReader { cache: RangeCache::new(size as u64), file: None }
+    }
+
+    /// Hand over the bytes at `offset` (an answer to a `need-bytes` error).
+    pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
+        self.cache.insert(offset as u64, bytes);
+    }
+
+    /// Drop supplied data bytes (the metadata stays parsed).
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Parse the footer and metadata; returns the format version (3 or 4).
+    pub fn open(&mut self) -> Result<u8, JsValue> {
+        let f = TsFile::open(&self.cache).map_err(js_error)?;
+        let v = f.version();
+        self.file = Some(f);
+        Ok(v)
+    }
+
+    fn file(&self) -> Result<&TsFile, JsValue> {
+        self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))
+    }
+
+    /// Table schemas (v4) as JSON.
+    pub fn tables(&self) -> Result<String, JsValue> {
+        Ok(json::tables(&self.file()?.tables()))
+    }
+
+    /// Devices as JSON, all or those of one table.
+    pub fn devices(&self, table: Option<String>) -> Result<String, JsValue> {
+        Ok(json::devices(&self.file()?.devices(table.as_deref())))
+    }
+
+    /// Every series (tree view) as JSON.
+    pub fn timeseries(&self) -> Result<String, JsValue> {
+        let f = self.file()?;
+        f.timeseries(&self.cache).map(|t| json::timeseries(&t)).map_err(js_error)
+    }
+
+    /// Byte ranges the query needs, coalesced, for prefetching.
+    #[allow(clippy::too_many_arguments)]
+    pub fn plan(
+        &self,
+        table: Option<String>,
+        devices: Vec<String>,
+        columns: Vec<String>,
+        start: Option<i64>,
+        end: Option<i64>,
+        tags: Vec<String>,
+        limit: Option<u32>,
+    ) -> Result<Vec<f64>, JsValue> {
+        let q = query(table, devices, columns, start, end, tags, limit);
+        self.file()?.plan(&self.cache, &q).map(ranges).map_err(js_error)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn read(
+        &self,
+        table: Option<String>,
+        devices: Vec<String>,
+        columns: Vec<String>,
+        start: Option<i64>,
+        end: Option<i64>,
+        tags: Vec<String>,
+        limit: Option<u32>,
+    ) -> Result<DecodedBatch, JsValue> {
+        let q = query(table, devices, columns, start, end, tags, limit);
+        self.file()?.read(&self.cache, &q).map(batch).map_err(js_error)
+    }
+}
+
+/// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`.
+fn query(
+    table: Option<String>,
+    devices: Vec<String>,
+    columns: Vec<String>,
+    start: Option<i64>,
+    end: Option<i64>,
+    tags: Vec<String>,
+    limit: Option<u32>,
+) -> Query {
+    Query {
+        table,
+        devices: (!devices.is_empty()).then_some(devices),
+        columns: (!columns.is_empty()).then_some(columns),
+        start,
+        end,
+        tags: tags.chunks_exact(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect(),
+        limit: limit.map(|l| l as usize),
+    }
+}
+
+/// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
+#[wasm_bindgen]
+pub struct Hdf5Reader {
+    cache: RangeCache,
+    file: Option<Hdf5File>,
+}
+
+#[wasm_bindgen]
+impl Hdf5Reader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64) -> Hdf5Reader {
+        Hdf5Reader { cache: RangeCache::new(size as u64), file: None }
+    }
+
+    pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
+        self.cache.insert(offset as u64, bytes);
+    }
+
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Find and parse the superblock.
+    pub fn open(&mut self) -> Result<(), JsValue> {
+        self.file = Some(Hdf5File::open(&self.cache).map_err(js_error)?);
+        Ok(())
+    }
+
+    fn file(&self) -> Result<&Hdf5File, JsValue> {
+        self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))
+    }
+
+    /// Children of a group as JSON (name, kind, shape, dtype).
+    pub fn list(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?.list(&self.cache, path).map(|e| json::entries(&e)).map_err(js_error)
+    }
+
+    /// A dataset's shape, type, layout, chunks and filters as JSON.
+    pub fn info(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?.info(&self.cache, path).map(|i| json::dataset_info(&i)).map_err(js_error)
+    }
+
+    /// An object's attributes, each as a one-column batch named after it.
+    pub fn attrs(&self, path: &str) -> Result<Vec<DecodedBatch>, JsValue> {
+        let attrs = self.file()?.attrs(&self.cache, path).map_err(js_error)?;
+        Ok(attrs.into_iter().map(|(name, col)| batch(single(name, col))).collect())
+    }
+
+    pub fn plan(&self, path: &str, start: f64, count: Option<f64>) -> Result<Vec<f64>, JsValue> {
+        let f = self.file()?;
+        f.plan(&self.cache, path, start as u64, count.map(|c| c as u64)).map(ranges).map_err(js_error)
+    }
+
+    /// Rows `start..start+count` of a dataset (all rows when count is absent).
+    pub fn read(&self, path: &str, start: f64, count: Option<f64>) -> Result<DecodedBatch, JsValue> {
+        let f = self.file()?;
+        f.read(&self.cache, path, start as u64, count.map(|c| c as u64)).map(batch).map_err(js_error)
+    }
+}
+
+fn single(name: String, col: Column) -> Batch {
+    Batch::new(vec![Field::new(name, col.dtype.clone(), true)], vec![col])
 }

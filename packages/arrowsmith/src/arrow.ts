@@ -37,7 +37,7 @@ import {
 } from 'apache-arrow';
 import type { Loaded } from './wasm.js';
 
-interface ColumnDesc {
+export interface ColumnDesc {
   type: string;
   unit?: 's' | 'ms' | 'us' | 'ns';
   size?: number;
@@ -47,12 +47,12 @@ interface ColumnDesc {
   buffers: number[];
   children: FieldDesc[];
 }
-interface FieldDesc {
+export interface FieldDesc {
   name: string;
   nullable: boolean;
   col: ColumnDesc;
 }
-interface BatchDesc {
+export interface BatchDesc {
   rows: number;
   fields: FieldDesc[];
 }
@@ -156,8 +156,9 @@ function makeVectorFromData(d: Data): Vector {
  * Turn a wasm batch handle into an Arrow RecordBatch. With `copy` (the default) every
  * buffer is copied into JS-owned memory and the handle can be freed right after.
  */
-export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true): RecordBatch {
+export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rewrite?: (desc: BatchDesc) => void): RecordBatch {
   const desc = JSON.parse(h.schema()) as BatchDesc;
+  rewrite?.(desc);
   const ptrs = h.buffers();
   const mem = wasm.memory.buffer;
   const bytes: Bytes = (i) => {

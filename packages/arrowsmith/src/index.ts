@@ -13,6 +13,9 @@ import { current, load, normalizeInit, type InitOptions, type WasmSource } from 
 export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackStream, type MsgpackOptions, type MsgpackStreamOptions, type ChunkSource } from './msgpack.js';
 export { simdSupported, type InitOptions, type WasmSource } from './wasm.js';
+export { openTsFile, TsFile, type TsFileQuery, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
+export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions } from './hdf5.js';
+export type { FileSource, RangeReader } from './source.js';
 
 /**
  * Load the wasm module. With no argument the package's own files are used and the SIMD

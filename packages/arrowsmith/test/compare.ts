@@ -42,7 +42,12 @@ function dataValue(d: Data, i: number): unknown {
   switch (d.typeId) {
     case Type.Null: return null;
     case Type.Bool: return ((d.values[k >> 3]! >> (k & 7)) & 1) === 1;
-    case Type.Int: case Type.Float: case Type.Date: case Type.Timestamp: return d.values[k];
+    case Type.Float: return d.type.precision === 0 ? half(d.values[k]) : d.values[k];
+    case Type.Int: case Type.Date: case Type.Timestamp: return d.values[k];
+    case Type.FixedSizeList: {
+      const n = d.type.listSize;
+      return Array.from({ length: n }, (_, j) => dataValue(d.children[0]!, k * n + j));
+    }
     case Type.Utf8: return new TextDecoder().decode(d.values.subarray(d.valueOffsets[k]!, d.valueOffsets[k + 1]!));
     case Type.Binary: return d.values.subarray(d.valueOffsets[k]!, d.valueOffsets[k + 1]!);
     case Type.List: {
@@ -57,6 +62,16 @@ function dataValue(d: Data, i: number): unknown {
     }
     default: throw new Error(`unhandled type ${d.type}`);
   }
+}
+
+/** IEEE half-precision bits → number. */
+function half(bits: number): number {
+  const s = bits & 0x8000 ? -1 : 1;
+  const e = (bits >> 10) & 0x1f;
+  const f = bits & 0x3ff;
+  if (e === 0) return s * f * 2 ** -24;
+  if (e === 31) return f ? NaN : s * Infinity;
+  return s * (1 + f / 1024) * 2 ** (e - 15);
 }
 
 /** Why `got` differs from the reference value `want`, or null when they are equal. */

@@ -36,18 +36,24 @@ async function attrNodes(f: Hdf5Reader, path: string): Promise<TreeNode[]> {
     return [];
   }
   const entries = a instanceof Map ? [...a.entries()] : Array.isArray(a) ? a.map((x: { name: string; value: unknown }) => [x.name, x.value]) : Object.entries((a ?? {}) as object);
-  return entries.map(([k, v]) => ({ label: `@${String(k)}`, kind: 'attribute' as const, detail: show(v) }));
+  const nodes = entries
+    .map(([k, v]) => ({ label: `@${String(k)}`, kind: 'attribute' as const, detail: show(v) }))
+    .sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+  // A few attributes are shown inline; many are folded into one node.
+  return nodes.length <= 4 ? nodes : [{ label: `${nodes.length} attributes`, kind: 'group' as const, children: nodes, collapsed: true }];
 }
 
-async function walk(f: Hdf5Reader, path: string, depth: number, found: { first?: string }): Promise<TreeNode[]> {
+async function walk(f: Hdf5Reader, path: string, depth: number, found: { first?: string; depth?: number }): Promise<TreeNode[]> {
   const nodes: TreeNode[] = await attrNodes(f, path);
   if (depth > 32) return nodes;
-  for (const c of await f.list(path)) {
+  const children = [...(await f.list(path))].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  for (const c of children) {
     const p = c.path ?? (path === '/' ? `/${c.name}` : `${path}/${c.name}`);
     if (c.kind === 'group') {
       nodes.push({ label: c.name, kind: 'group', detail: p, children: await walk(f, p, depth + 1, found) });
     } else if (c.kind === 'dataset') {
-      found.first ??= p;
+      // The shallowest dataset is read first (a top-level one when there is one).
+      if (found.depth === undefined || depth < found.depth) (found.first = p), (found.depth = depth);
       const shape = Array.isArray(c.shape) || ArrayBuffer.isView(c.shape) ? `(${Array.from(c.shape as ArrayLike<number>).join(', ')})` : c.shape === undefined ? '' : String(c.shape);
       const attrs = await attrNodes(f, p);
       nodes.push({ label: c.name, kind: 'dataset', path: p, detail: `${shape} ${c.dtype === undefined ? '' : String(c.dtype)}`.trim(), children: attrs.length ? attrs : undefined });
@@ -60,13 +66,13 @@ async function walk(f: Hdf5Reader, path: string, depth: number, found: { first?:
 
 export const hdf5Adapter: FormatAdapter = {
   format: 'hdf5',
-  async open(bytes, progress): Promise<Opened> {
+  async open(file, progress): Promise<Opened> {
     if (!hdf5Supported()) throw new UnsupportedError('HDF5 support is not in this build yet (the arrowsmith package does not export openHdf5).');
-    const open = exported<(src: Uint8Array) => Promise<Hdf5Reader>>('openHdf5')!;
-    const f = await open(bytes);
-    const found: { first?: string } = {};
+    const open = exported<(src: Blob | Uint8Array) => Promise<Hdf5Reader>>('openHdf5')!;
+    const f = await open(file.blob);
+    const found: { first?: string; depth?: number } = {};
     const tree = await walk(f, '/', 0, found);
-    progress(bytes.length, bytes.length);
+    progress(file.blob.size, file.blob.size);
     return {
       format: 'hdf5',
       tree,

@@ -30,7 +30,8 @@ async function decodeStreaming(bytes: Uint8Array, progress: Progress): Promise<T
 
 export const msgpackAdapter: FormatAdapter = {
   format: 'msgpack',
-  async open(bytes, progress): Promise<Opened> {
+  async open(file, progress): Promise<Opened> {
+    const bytes = await file.bytes();
     let table: Table;
     if (bytes.length > STREAM_THRESHOLD) {
       try {

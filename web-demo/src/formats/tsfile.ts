@@ -5,26 +5,40 @@ import type { Table } from 'apache-arrow';
 import type { FormatAdapter, Opened, TreeNode } from './types.js';
 import { UnsupportedError } from './types.js';
 
-/** The shape the demo expects from `openTsFile` (see the report to the lead). */
+/** The package's TsFile reader (arrowsmith's `TsFile`), as far as the demo uses it. */
 interface TsFileReader {
   version?: unknown;
   tables(): Promise<unknown[]> | unknown[];
   schema(table: string): Promise<unknown> | unknown;
-  devices(table: string): Promise<unknown[]> | unknown[];
-  read(q: { table: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; limit?: number }): Promise<Table>;
+  devices(table?: string): Promise<unknown[]> | unknown[];
+  timeseries?(): Promise<{ device: string; measurement: string; type?: string; count?: number }[]>;
+  read(q: { table?: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; limit?: number }): Promise<Table>;
   close?(): void;
 }
 
-const nameOf = (x: unknown): string =>
-  typeof x === 'string' ? x : x && typeof x === 'object' ? String((x as { name?: unknown; id?: unknown }).name ?? (x as { id?: unknown }).id ?? JSON.stringify(x)) : String(x);
+const nameOf = (x: unknown): string => {
+  if (typeof x === 'string') return x;
+  if (x && typeof x === 'object') {
+    const o = x as { name?: unknown; path?: unknown; id?: unknown };
+    return String(o.name ?? o.path ?? o.id ?? JSON.stringify(x));
+  }
+  return String(x);
+};
 
-function columnsOf(schema: unknown): { name: string; detail: string }[] {
+interface Column {
+  name: string;
+  detail: string;
+  category?: string;
+}
+
+function columnsOf(schema: unknown): Column[] {
   if (!schema) return [];
-  // An Arrow Schema, or a list of { name, type/dataType, category } entries.
+  // { name, columns: [{ name, type, category }] }, an Arrow Schema, or a plain list.
   const fields = (schema as { fields?: unknown[] }).fields ?? (Array.isArray(schema) ? schema : (schema as { columns?: unknown[] }).columns) ?? [];
-  return (fields as { name: string; type?: unknown; dataType?: unknown; category?: unknown }[]).map((f) => ({
+  return (fields as { name: string; type?: unknown; dataType?: unknown; category?: unknown; encoding?: unknown; compression?: unknown }[]).map((f) => ({
     name: nameOf(f),
-    detail: [f.type ?? f.dataType, f.category].filter((x) => x !== undefined).map(String).join(' '),
+    category: f.category === undefined ? undefined : String(f.category),
+    detail: [f.type ?? f.dataType, f.category, f.encoding, f.compression].filter((x) => x !== undefined && x !== null).map(String).join(' '),
   }));
 }
 
@@ -34,26 +48,41 @@ export function tsfileSupported(): boolean {
 
 export const tsfileAdapter: FormatAdapter = {
   format: 'tsfile',
-  async open(bytes, progress): Promise<Opened> {
+  async open(file, progress): Promise<Opened> {
     if (!tsfileSupported()) throw new UnsupportedError('TsFile support is not in this build yet (the arrowsmith package does not export openTsFile).');
-    const open = exported<(src: Uint8Array) => Promise<TsFileReader>>('openTsFile')!;
-    const f = await open(bytes);
-    progress(bytes.length, bytes.length);
+    const open = exported<(src: Blob | Uint8Array) => Promise<TsFileReader>>('openTsFile')!;
+    const f = await open(file.blob);
+    progress(file.blob.size, file.blob.size);
     const tree: TreeNode[] = [];
     const tables = (await f.tables()).map(nameOf);
     for (const table of tables) {
       const cols = columnsOf(await f.schema(table));
       const devices = (await f.devices(table)).map(nameOf);
+      const tags = cols.filter((c) => c.category === 'TAG');
+      const fields = cols.filter((c) => c.category !== 'TAG' && c.category !== 'TIME' && c.category !== 'ATTRIBUTE' && c.name !== 'time');
       tree.push({
         label: table,
         kind: 'table',
         path: table,
-        detail: `${devices.length} devices, ${cols.length} columns`,
+        detail: `${devices.length} devices, ${fields.length} fields`,
         children: [
           { label: 'devices', kind: 'group', children: devices.map((d) => ({ label: d, kind: 'device' as const, device: d })) },
-          { label: 'measurements', kind: 'group', children: cols.map((c) => ({ label: c.name, kind: 'measurement' as const, column: c.name, detail: c.detail })) },
+          ...(tags.length ? [{ label: 'tags', kind: 'group' as const, children: tags.map((c) => ({ label: c.name, kind: 'info' as const, detail: c.detail })) }] : []),
+          { label: 'measurements', kind: 'group', children: fields.map((c) => ({ label: c.name, kind: 'measurement' as const, column: c.name, detail: c.detail })) },
         ],
       });
+    }
+    if (!tables.length) {
+      // Tree model (TsFile 1.x): devices with their measurements, from the series index.
+      const series = (await f.timeseries?.()) ?? [];
+      const devices = new Map<string, TreeNode[]>();
+      for (const d of (await f.devices()).map(nameOf)) devices.set(d, []);
+      for (const s of series) {
+        const list = devices.get(s.device) ?? [];
+        list.push({ label: s.measurement, kind: 'measurement', column: s.measurement, detail: [s.type, s.count === undefined ? undefined : `${s.count} points`].filter(Boolean).join(', ') });
+        devices.set(s.device, list);
+      }
+      for (const [d, ms] of devices) tree.push({ label: d, kind: 'device', device: d, children: ms });
     }
     if (f.version !== undefined) tree.unshift({ label: `TsFile version ${String(f.version)}`, kind: 'info' });
     return {
@@ -63,7 +92,6 @@ export const tsfileAdapter: FormatAdapter = {
       timeColumn: 'time',
       timeFilterPushed: true,
       async read(sel) {
-        if (!sel.path) throw new Error('pick a table');
         return f.read({ table: sel.path, devices: sel.devices?.length ? sel.devices : undefined, columns: sel.columns?.length ? sel.columns : undefined, start: sel.start, end: sel.end, limit: sel.limit });
       },
       close: () => f.close?.(),

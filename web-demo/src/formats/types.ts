@@ -16,6 +16,8 @@ export interface TreeNode {
   /** A TsFile device that can be ticked. */
   device?: string;
   children?: TreeNode[];
+  /** Show the children folded (e.g. a long attribute list). */
+  collapsed?: boolean;
 }
 
 /** What to read. Times are milliseconds since the epoch (the time filter of the chart). */
@@ -45,9 +47,15 @@ export interface Opened {
 
 export type Progress = (done: number, total: number) => void;
 
+/** The file to open: TsFile and HDF5 readers take the Blob (ranged reads, no full copy); MessagePack reads all bytes. */
+export interface FileInput {
+  blob: Blob;
+  bytes(): Promise<Uint8Array>;
+}
+
 export interface FormatAdapter {
   format: FormatName;
-  open(bytes: Uint8Array, progress: Progress): Promise<Opened>;
+  open(file: FileInput, progress: Progress): Promise<Opened>;
 }
 
 /** A format the package build does not support yet: shown as a readable message. */

@@ -26,6 +26,7 @@ pub fn fixint_run(src: &[u8], max: usize, dst: &mut Vec<i32>) -> usize {
 /// at most `max` (only whole records count).
 #[inline]
 pub fn tag_run(src: &[u8], tag: u8, stride: usize, max: usize) -> usize {
+    assert!(stride > 0, "stride must be at least 1");
     let whole = src.len() / stride;
     let src = &src[..whole.min(max) * stride];
     imp::tag_run(src, tag, stride)
@@ -35,7 +36,7 @@ pub fn tag_run(src: &[u8], tag: u8, stride: usize, max: usize) -> usize {
 /// native (little-endian) order to `dst` (`dst.len() == n * width`, `src.len() == n * (width+1)`).
 #[inline]
 pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
-    debug_assert!(matches!(width, 1 | 2 | 4 | 8));
+    assert!(matches!(width, 1 | 2 | 4 | 8), "width must be 1, 2, 4 or 8");
     debug_assert_eq!(src.len() / (width + 1) * width, dst.len());
     imp::gather_swap(src, width, dst)
 }

@@ -36,6 +36,14 @@ impl<'a> BitReader<'a> {
         if self.bits_left() < n as usize {
             return None;
         }
+        let byte = self.pos >> 3;
+        if n <= 56 && byte + 8 <= self.data.len() {
+            // Fast path: one big-endian 64-bit window holds all the bits.
+            let w = u64::from_be_bytes(self.data[byte..byte + 8].try_into().unwrap());
+            let off = (self.pos & 7) as u32;
+            self.pos += n as usize;
+            return Some((w << off) >> (64 - n));
+        }
         let mut need = n;
         let mut v: u64 = 0;
         while need > 0 {
@@ -90,6 +98,21 @@ mod tests {
         assert_eq!(r.bits(8), Some(0b1100_1111));
         assert_eq!(r.bits(12), Some(0xf01));
         assert_eq!(r.bits(1), None);
+        // Fast path agrees with the slow path.
+        let d: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+        for n in 1..=64 {
+            let mut a = BitReader::new(&d);
+            let mut b = BitReader::new(&d);
+            a.bits(3);
+            b.bits(3);
+            let fast = a.bits(n);
+            // slow: bit by bit
+            let mut v = 0u64;
+            for _ in 0..n {
+                v = (v << 1) | b.bit().unwrap() as u64;
+            }
+            assert_eq!(fast, Some(v), "n={n}");
+        }
         let mut got = vec![];
         unpack_msb(&[0b0001_0010, 0b0011_0100], 4, 4, |v| got.push(v));
         assert_eq!(got, vec![1, 2, 3, 4]);

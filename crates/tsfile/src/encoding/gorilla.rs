@@ -112,4 +112,20 @@ mod tests {
         assert!(decode_f64(&enc[..enc.len() - 3], 100, &mut vec![]).is_err());
         assert!(decode_f64(&enc, 2, &mut vec![]).is_err());
     }
+
+    #[test]
+    fn i32_end_marker_and_empty() {
+        // first = 9 (32 bits), then '11' lead=0 sig=32 xor to END (0x80000000).
+        let mut w = W { out: vec![], n: 0 };
+        w.put(9, 32);
+        w.put(0b11, 2);
+        w.put(0, 5);
+        w.put(31, 5);
+        w.put(9 ^ 0x8000_0000, 32);
+        let mut v = vec![];
+        decode_i32(&w.out, 10, &mut v).unwrap();
+        assert_eq!(v, vec![9]);
+        assert!(decode_i32(&[], 10, &mut v).is_ok());
+        assert!(decode_i32(&[0, 0], 10, &mut vec![]).is_err());
+    }
 }

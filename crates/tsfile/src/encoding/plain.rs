@@ -14,12 +14,44 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     let mut pos = 0;
     // Every value takes at least one byte: reserve once.
     out.reserve(buf.len().min(limit.saturating_sub(out.len())));
-    while pos < buf.len() {
+    let n = buf.len();
+    while pos < n {
+        if out.len() >= limit {
+            return Err(super::limit_err(pos, limit));
+        }
+        // Fast path: up to 5 bytes available, decode without per-byte bounds checks.
+        if n - pos >= 5 {
+            let b = &buf[pos..pos + 5];
+            let mut u = (b[0] & 0x7f) as u32;
+            let mut len = 1;
+            if b[0] >= 0x80 {
+                u |= ((b[1] & 0x7f) as u32) << 7;
+                len = 2;
+                if b[1] >= 0x80 {
+                    u |= ((b[2] & 0x7f) as u32) << 14;
+                    len = 3;
+                    if b[2] >= 0x80 {
+                        u |= ((b[3] & 0x7f) as u32) << 21;
+                        len = 4;
+                        if b[3] >= 0x80 {
+                            u |= (b[4] as u32) << 28;
+                            len = 5;
+                            if b[4] >= 0x80 {
+                                // Over-long varint: let the general reader handle it.
+                                len = 0;
+                            }
+                        }
+                    }
+                }
+            }
+            if len > 0 {
+                pos += len;
+                out.push(unzigzag32(u));
+                continue;
+            }
+        }
         let at = pos;
         let u = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated INT32 varint"))?;
-        if out.len() >= limit {
-            return Err(super::limit_err(at, limit));
-        }
         out.push(unzigzag32(u));
     }
     Ok(())

@@ -132,6 +132,75 @@ pub(crate) fn decode_one_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DR
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Test encoder: one package; runs of ≥ 8 equal values as RLE runs, the rest bit-packed.
+    fn encode_i64(vals: &[i64], width: u32) -> Vec<u8> {
+        fn varint(mut v: u64, out: &mut Vec<u8>) {
+            while v >= 0x80 {
+                out.push(v as u8 | 0x80);
+                v >>= 7;
+            }
+            out.push(v as u8);
+        }
+        let mut body = vec![width as u8];
+        let mut i = 0;
+        while i < vals.len() {
+            let mut j = i;
+            while j < vals.len() && vals[j] == vals[i] {
+                j += 1;
+            }
+            if j - i >= 8 {
+                varint(((j - i) as u64) << 1, &mut body);
+                let nb = width.div_ceil(8) as usize;
+                body.extend(&vals[i].to_be_bytes()[8 - nb..]);
+                i = j;
+            } else {
+                let take = (vals.len() - i).min(16);
+                let groups = take.div_ceil(8);
+                varint(((groups as u64) << 1) | 1, &mut body);
+                body.push(if take % 8 == 0 { 8 } else { (take % 8) as u8 });
+                let mut acc: u128 = 0;
+                let mut nb = 0;
+                for k in 0..groups * 8 {
+                    let v = if k < take { vals[i + k] as u64 } else { 0 };
+                    let v = if width == 64 { v } else { v & ((1 << width) - 1) };
+                    acc = (acc << width) | v as u128;
+                    nb += width;
+                    while nb >= 8 {
+                        nb -= 8;
+                        body.push((acc >> nb) as u8);
+                    }
+                }
+                i += take;
+            }
+        }
+        let mut out = vec![];
+        varint(body.len() as u64, &mut out);
+        out.extend(body);
+        out
+    }
+
+    #[test]
+    fn round_trip_i64() {
+        let mut x: u64 = 7;
+        let mut vals = vec![];
+        for i in 0..500i64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            vals.push(if (i / 30) % 2 == 0 { 42 } else { (x >> 44) as i64 });
+        }
+        let enc = encode_i64(&vals, 20);
+        let mut got = vec![];
+        decode_i64(&enc, 1000, &mut got).unwrap();
+        assert_eq!(got, vals);
+        let neg = vec![-1i64, -5, 3, 3, 3, 3, 3, 3, 3, 3, 3, i64::MIN];
+        let enc = encode_i64(&neg, 64);
+        let mut got = vec![];
+        decode_i64(&enc, 1000, &mut got).unwrap();
+        assert_eq!(got, neg);
+        // Truncated package.
+        assert!(decode_i64(&enc[..enc.len() - 1], 1000, &mut vec![]).is_err());
+    }
+
     #[test]
     fn runs_and_packs() {
         // package: width 32, RLE run of 3 × -1 (LE), RLE run 2 × 1

@@ -49,4 +49,25 @@ mod tests {
         assert_eq!(v, vec![1, -1, -2, -1]);
         assert!(decode_i64(&[5, 1, 0], 10, &mut vec![]).is_err());
     }
+
+    #[test]
+    fn round_trip() {
+        let vals: Vec<i64> = vec![0, 1, -1, i64::MAX, i64::MIN, 123456789, -987654321];
+        let mut body = vec![];
+        for &v in &vals {
+            let mut u = ((v << 1) ^ (v >> 63)) as u64;
+            while u >= 0x80 {
+                body.push(u as u8 | 0x80);
+                u >>= 7;
+            }
+            body.push(u as u8);
+        }
+        let mut b = vec![body.len() as u8, vals.len() as u8];
+        b.extend(body);
+        let mut got = vec![];
+        decode_i64(&b, 100, &mut got).unwrap();
+        assert_eq!(got, vals);
+        let mut got32 = vec![];
+        decode_i32(&b[..2 + 3], 100, &mut got32).unwrap_err();
+    }
 }

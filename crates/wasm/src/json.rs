@@ -1,0 +1,163 @@
+//! Metadata (TsFile schemas and devices, HDF5 listings) as JSON for the TS layer.
+//! Values only flow out, so a tiny writer is enough; no parser, no serde.
+
+use arrowsmith_core::describe::push_str_json;
+use arrowsmith_hdf5::{DatasetInfo, Entry, EntryKind};
+use arrowsmith_tsfile::{ColumnCategory, DeviceInfo, TableSchema, TimeseriesInfo};
+
+/// A JSON object being written: `obj().str("a", x).num("b", 1).finish()`.
+pub struct Obj(String);
+
+pub fn obj() -> Obj {
+    Obj(String::from("{"))
+}
+
+impl Obj {
+    fn key(&mut self, k: &str) {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        push_str_json(&mut self.0, k);
+        self.0.push(':');
+    }
+    pub fn str(mut self, k: &str, v: &str) -> Self {
+        self.key(k);
+        push_str_json(&mut self.0, v);
+        self
+    }
+    pub fn opt_str(mut self, k: &str, v: Option<&str>) -> Self {
+        self.key(k);
+        match v {
+            Some(v) => push_str_json(&mut self.0, v),
+            None => self.0.push_str("null"),
+        }
+        self
+    }
+    /// Numbers go out as JSON numbers; i64 beyond 2^53 would lose precision, so times are
+    /// sent as strings by the callers that need exactness.
+    pub fn num(mut self, k: &str, v: impl std::fmt::Display) -> Self {
+        self.key(k);
+        self.0.push_str(&v.to_string());
+        self
+    }
+    pub fn bool(mut self, k: &str, v: bool) -> Self {
+        self.key(k);
+        self.0.push_str(if v { "true" } else { "false" });
+        self
+    }
+    pub fn raw(mut self, k: &str, json: &str) -> Self {
+        self.key(k);
+        self.0.push_str(json);
+        self
+    }
+    pub fn finish(mut self) -> String {
+        self.0.push('}');
+        self.0
+    }
+}
+
+pub fn array<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> String) -> String {
+    let parts: Vec<String> = items.into_iter().map(f).collect();
+    format!("[{}]", parts.join(","))
+}
+
+fn str_json(s: &str) -> String {
+    let mut out = String::new();
+    push_str_json(&mut out, s);
+    out
+}
+
+fn opt_str_json(s: &Option<String>) -> String {
+    s.as_deref().map_or_else(|| "null".to_string(), str_json)
+}
+
+pub fn tables(tables: &[TableSchema]) -> String {
+    array(tables, |t| {
+        obj()
+            .str("name", &t.name)
+            .raw(
+                "columns",
+                &array(&t.columns, |c| {
+                    obj()
+                        .str("name", &c.name)
+                        .str("type", c.dtype.name())
+                        .str(
+                            "category",
+                            match c.category {
+                                ColumnCategory::Tag => "TAG",
+                                ColumnCategory::Field => "FIELD",
+                                ColumnCategory::Attribute => "ATTRIBUTE",
+                                ColumnCategory::Time => "TIME",
+                            },
+                        )
+                        .opt_str("encoding", c.encoding.map(|e| e.name()))
+                        .opt_str("compression", c.compression.map(|e| e.name()))
+                        .finish()
+                }),
+            )
+            .finish()
+    })
+}
+
+pub fn devices(devices: &[DeviceInfo]) -> String {
+    array(devices, |d| {
+        obj()
+            .str("table", &d.table)
+            .str("path", &d.path)
+            .raw("segments", &array(&d.segments, opt_str_json))
+            .raw("tags", &array(&d.tags, opt_str_json))
+            .finish()
+    })
+}
+
+pub fn timeseries(series: &[TimeseriesInfo]) -> String {
+    array(series, |s| {
+        obj()
+            .str("device", &s.device)
+            .str("measurement", &s.measurement)
+            .str("type", s.dtype.name())
+            .bool("aligned", s.aligned)
+            .opt_str("encoding", s.encoding.map(|e| e.name()))
+            .opt_str("compression", s.compression.map(|e| e.name()))
+            .num("count", s.count)
+            .str("start", &s.start.to_string())
+            .str("end", &s.end.to_string())
+            .num("chunks", s.chunks)
+            .finish()
+    })
+}
+
+fn kind(k: EntryKind) -> &'static str {
+    match k {
+        EntryKind::Group => "group",
+        EntryKind::Dataset => "dataset",
+        EntryKind::Datatype => "datatype",
+        EntryKind::Link => "link",
+    }
+}
+
+pub fn entries(entries: &[Entry]) -> String {
+    array(entries, |e| {
+        obj()
+            .str("name", &e.name)
+            .str("kind", kind(e.kind))
+            .raw("shape", &array(&e.shape, |d| d.to_string()))
+            .str("dtype", &e.dtype)
+            .finish()
+    })
+}
+
+pub fn dataset_info(i: &DatasetInfo) -> String {
+    obj()
+        .raw("shape", &array(&i.shape, |d| d.to_string()))
+        .raw("maxshape", &array(&i.maxshape, |d| d.map_or("null".into(), |d| d.to_string())))
+        .str("dtype", &i.dtype)
+        .num("elementSize", i.element_size)
+        .str("layout", &i.layout)
+        .num("layoutVersion", i.layout_version)
+        .raw("chunks", &i.chunks.as_ref().map_or("null".into(), |c| array(c, |d| d.to_string())))
+        .opt_str("chunkIndex", i.chunk_index.as_deref())
+        .raw("filters", &array(&i.filters, |f| str_json(f)))
+        .raw("fields", &array(&i.fields, |f| str_json(&f.name)))
+        .finish()
+}

@@ -1,0 +1,91 @@
+/**
+ * What TsFile and HDF5 share on the JS side: a wasm reader fed by a RangeReader. The
+ * reader asks for ranges (sans-I/O); we prefetch what a query plans to read, coalescing
+ * neighbours, and answer any range it still misses.
+ */
+import { toRecordBatch, type WasmBatchHandle } from './arrow.js';
+import { wasmCall } from './errors.js';
+import { withBytes, type SupplyTarget } from './sansio.js';
+import { toRangeReader, wholeBytes, type FileSource, type RangeReader } from './source.js';
+import { current, type Loaded } from './wasm.js';
+import type { RecordBatch } from 'apache-arrow';
+
+export interface WasmFileReader extends SupplyTarget {
+  clearCache(): void;
+  free(): void;
+}
+
+/** Ranges closer than this are fetched as one request. */
+const COALESCE_GAP = 64 * 1024;
+/** Requests in flight at once. */
+const CONCURRENCY = 4;
+
+export class FileReaderBase<R extends WasmFileReader> {
+  constructor(
+    protected readonly wasm: Loaded,
+    protected readonly reader: RangeReader,
+    protected readonly handle: R,
+  ) {}
+
+  protected static async prepare<R extends WasmFileReader>(
+    source: FileSource,
+    make: (w: Loaded, size: number) => R,
+  ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
+    const wasm = current();
+    const reader = await toRangeReader(source);
+    const handle = make(wasm, reader.size);
+    const whole = wholeBytes(reader);
+    if (whole) handle.supply(0, whole);
+    return { wasm, reader, handle };
+  }
+
+  /** True when the whole file is in wasm memory (no range requests, nothing to evict). */
+  protected get inMemory(): boolean {
+    return wholeBytes(this.reader) !== undefined;
+  }
+
+  /** Run a reader call, answering its byte requests. */
+  protected call<T>(f: () => T): Promise<T> {
+    return withBytes(this.reader, this.handle, () => wasmCall(f));
+  }
+
+  /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read. */
+  protected async prefetch(flat: Float64Array | number[]): Promise<void> {
+    if (this.inMemory || flat.length === 0) return;
+    const ranges: [number, number][] = [];
+    for (let i = 0; i < flat.length; i += 2) ranges.push([flat[i]!, flat[i + 1]!]);
+    ranges.sort((a, b) => a[0] - b[0]);
+    const merged: [number, number][] = [];
+    for (const r of ranges) {
+      const last = merged[merged.length - 1];
+      if (last && r[0] - last[1] <= COALESCE_GAP) last[1] = Math.max(last[1], r[1]);
+      else merged.push([r[0], r[1]]);
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < merged.length) {
+        const [a, b] = merged[next++]!;
+        this.handle.supply(a, await this.reader.read(a, b - a));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, merged.length) }, worker));
+  }
+
+  /** After a read from a Blob/URL: drop the fetched data bytes so memory stays bounded. */
+  protected release(): void {
+    if (!this.inMemory) this.handle.clearCache();
+  }
+
+  protected batch(h: WasmBatchHandle, rewrite?: Parameters<typeof toRecordBatch>[3]): RecordBatch {
+    try {
+      return toRecordBatch(this.wasm, h, true, rewrite);
+    } finally {
+      h.free();
+    }
+  }
+
+  /** Free the wasm-side reader (also done by the GC eventually). */
+  close(): void {
+    this.handle.free();
+  }
+}

@@ -1,0 +1,114 @@
+/** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
+import { Table, type RecordBatch } from 'apache-arrow';
+import type { WasmBatchHandle } from './arrow.js';
+import { FileReaderBase } from './filereader.js';
+import type { FileSource } from './source.js';
+
+export interface Hdf5Entry {
+  name: string;
+  kind: 'group' | 'dataset' | 'datatype' | 'link';
+  shape: number[];
+  dtype: string;
+}
+export interface Hdf5DatasetInfo {
+  shape: number[];
+  maxshape: (number | null)[];
+  dtype: string;
+  elementSize: number;
+  layout: string;
+  layoutVersion: number;
+  chunks: number[] | null;
+  chunkIndex: string | null;
+  filters: string[];
+  fields: string[];
+}
+export interface Hdf5ReadOptions {
+  /** First row (along the first dimension). Default 0. */
+  start?: number;
+  /** Number of rows. Default: to the end. */
+  count?: number;
+}
+
+interface Glue {
+  supply(offset: number, bytes: Uint8Array): void;
+  clearCache(): void;
+  free(): void;
+  open(): void;
+  list(path: string): string;
+  info(path: string): string;
+  attrs(path: string): WasmBatchHandle[];
+  plan(path: string, start: number, count?: number): Float64Array;
+  read(path: string, start: number, count?: number): WasmBatchHandle;
+}
+
+/** Arrow cell values as plain JS: lists → arrays, structs → objects. */
+function plain(v: unknown): unknown {
+  if (v && typeof v === 'object') {
+    if ('toArray' in v && typeof (v as { toArray: unknown }).toArray === 'function' && Symbol.iterator in v) return [...(v as Iterable<unknown>)].map(plain);
+    if ('toJSON' in v) return (v as { toJSON(): unknown }).toJSON();
+  }
+  return v;
+}
+
+export class Hdf5File extends FileReaderBase<Glue> {
+  static async open(source: FileSource): Promise<Hdf5File> {
+    const p = await FileReaderBase.prepare(source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
+    const f = new Hdf5File(p.wasm, p.reader, p.handle);
+    await f.call(() => p.handle.open());
+    return f;
+  }
+
+  /** Children of a group: name, kind, shape, dtype. */
+  async list(path = '/'): Promise<Hdf5Entry[]> {
+    return JSON.parse(await this.call(() => this.handle.list(path)));
+  }
+
+  /** A dataset's shape, dtype, layout, chunking and filters. */
+  async info(path: string): Promise<Hdf5DatasetInfo> {
+    return JSON.parse(await this.call(() => this.handle.info(path)));
+  }
+
+  /** Attributes of a group or dataset: scalars as values, arrays as arrays. */
+  async attrs(path = '/'): Promise<Record<string, unknown>> {
+    const handles = await this.call(() => this.handle.attrs(path));
+    const out: Record<string, unknown> = {};
+    for (const h of handles) {
+      const b = this.batch(h);
+      const field = b.schema.fields[0]!;
+      const col = b.getChildAt(0)!;
+      out[field.name] = col.length === 1 ? plain(col.get(0)) : [...col].map(plain);
+    }
+    return out;
+  }
+
+  /**
+   * Rows of a dataset as an Arrow Table: a compound → one column per member; any other
+   * type → one column named after the dataset; trailing dimensions → FixedSizeList.
+   */
+  async read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
+    return new Table([await this.readBatch(path, options.start ?? 0, options.count)]);
+  }
+
+  /** The dataset in RecordBatches of `rows` rows. */
+  async *batches(path: string, options: { rows?: number } = {}): AsyncGenerator<RecordBatch> {
+    const rows = options.rows ?? 65536;
+    if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
+    const total = (await this.info(path)).shape[0] ?? 1;
+    for (let start = 0; start < total; start += rows) yield await this.readBatch(path, start, Math.min(rows, total - start));
+  }
+
+  private async readBatch(path: string, start: number, count?: number): Promise<RecordBatch> {
+    if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
+    try {
+      await this.prefetch(await this.call(() => this.handle.plan(path, start, count)));
+      return this.batch(await this.call(() => this.handle.read(path, start, count)));
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/** Open an HDF5 file from bytes, a Blob/File (read by slices), a URL (HTTP Range) or a `{ size, read }`. */
+export function openHdf5(source: FileSource): Promise<Hdf5File> {
+  return Hdf5File.open(source);
+}
