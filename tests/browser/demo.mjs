@@ -266,6 +266,7 @@ async function run({ browser, report, outDir }) {
       ['dense_attrs.h5', join(root, 'fixtures/hdf5/dense_attrs.h5'), 'HDF5'],
       ['gorilla.tsfile', join(root, 'fixtures/tsfile/cpp_gorilla_uncompressed.tsfile'), 'TsFile'],
     ];
+    let hdf5Supported = false;
     for (const [name, path, label] of extra) {
       if (!existsSync(path)) continue;
       await section(report, label, async () => {
@@ -277,6 +278,7 @@ async function run({ browser, report, outDir }) {
           error: document.getElementById('error').hidden ? '' : document.getElementById('error').textContent,
         }));
         const supported = shown.tree.length > 0 && !shown.error;
+        if (label === 'HDF5') hdf5Supported = supported;
         report(shown.format.includes(label) && (supported || /not in this build yet/.test(shown.error)), `${label} file: sniffed, and its structure or "not in this build yet" shown`, JSON.stringify(shown).slice(0, 300));
         if (label === 'HDF5') {
           if (supported) {
@@ -315,6 +317,22 @@ async function run({ browser, report, outDir }) {
             } else {
               report(false, 'TsFile: time-series chart shown');
             }
+            // Tick one device (and one measurement): only its rows and that field come back.
+            await page.click('#zoom-reset');
+            const dev = want.devices[1];
+            const devPath = [want.table, ...dev.tags].join('.');
+            await page.locator(`#tree input[data-device="${devPath}"]`).check({ timeout: 5000 });
+            await page.locator('#tree input[data-column="d"]').check({ timeout: 5000 });
+            await page.click('#read');
+            await page.waitForFunction((n) => window.arrowsmithDemo.table?.numRows === n, dev.rows, { timeout: 20_000 }).catch(() => {});
+            const got = await page.evaluate(() => ({ rows: window.arrowsmithDemo.table.numRows, fields: window.arrowsmithDemo.table.schema.fields.map((f) => f.name) }));
+            report(got.rows === dev.rows && got.fields.includes('d') && !got.fields.includes('i32'), `TsFile: device ${devPath} and measurement d selected → ${dev.rows} rows`, JSON.stringify(got));
+            await page.click('#clear-sel');
+            const tb = await benchmark(page, 2);
+            for (const d of ['Arrowsmith SIMD', 'Arrowsmith scalar']) {
+              const r = tb.results.find((x) => x.label === d);
+              report(r && !r.error && r.times.length === 2 && r.rows === total, `TsFile benchmark: ${d} produced numbers`, JSON.stringify(r)?.slice(0, 300));
+            }
           }
           await page.screenshot({ path: join(outDir, 'demo-tsfile.png'), fullPage: true });
         }
@@ -323,7 +341,7 @@ async function run({ browser, report, outDir }) {
 
     // --- HDF5 variable-length sequences: pick a dataset in the tree, plot a cell.
     const vl = join(root, 'fixtures/hdf5/vl_latest.h5');
-    if (existsSync(vl) && (await page.evaluate(() => document.querySelectorAll('#tree [data-path]').length)) > 0) {
+    if (existsSync(vl) && hdf5Supported) {
       await section(report, 'HDF5 sequence plot', async () => {
         const want = JSON.parse(readFileSync(vl.replace(/\.h5$/, '.json'), 'utf8')).datasets['/vlseq_f64'].rows;
         await drop(page, 'vl_latest.h5', readFileSync(vl));
@@ -340,6 +358,17 @@ async function run({ browser, report, outDir }) {
       });
     }
 
+    // --- A truncated HDF5 file: a readable error, not a blank page.
+    if (hdf5Supported) {
+      await section(report, 'truncated HDF5', async () => {
+        const bytes = readFileSync(join(root, 'fixtures/hdf5/dense_attrs.h5')).subarray(0, 700);
+        await drop(page, 'truncated.h5', bytes);
+        await page.locator('#error:not([hidden])').waitFor({ timeout: 30_000 });
+        const text = await page.locator('#error').textContent();
+        report(/truncated\.h5/.test(text ?? '') && /HDF5/i.test(text ?? '') && /byte \d+/.test(text ?? ''), 'truncated HDF5 → readable error with an offset', text);
+      });
+    }
+
     // --- A corrupt file dropped on the page shows a readable error with the offset.
     await drop(page, 'corrupt.msgpack', new Uint8Array([0x93, 0x01, 0xc1, 0x02]));
     await page.locator('#error:not([hidden])').waitFor({ timeout: 30_000 });
@@ -352,6 +381,7 @@ async function run({ browser, report, outDir }) {
     server.close();
   }
   await section(report, 'static host', () => staticHost({ browser, report }));
+  await section(report, 'host fallback', () => hostFallback({ browser, report }));
   await section(report, 'adapters', () => adapterTests({ report, outDir }));
 }
 
@@ -443,6 +473,33 @@ export async function run() {
     'TsFile adapter: the time filter, devices and columns are pushed into read()',
     JSON.stringify(ts),
   );
+}
+
+/** Without client hints the architecture is guessed from the user agent, or said to be unknown. */
+async function hostFallback({ browser, report }) {
+  const server = await startDemo(0);
+  try {
+    for (const [ua, want] of [
+      ['Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36', /^ARM \(guessed from the user agent\)/],
+      ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15', /^cannot tell/],
+    ]) {
+      const page = await browser.newPage();
+      await page.addInitScript((ua) => {
+        Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined });
+        Object.defineProperty(Navigator.prototype, 'userAgent', { get: () => ua });
+        Object.defineProperty(Navigator.prototype, 'platform', { get: () => '' });
+      }, ua);
+      await page.goto(urlOf(server));
+      const dd = page.locator('#host-info dd[data-key="CPU architecture"]');
+      await dd.waitFor({ timeout: 20_000 });
+      const text = await dd.textContent();
+      const browserText = await page.locator('#host-info dd[data-key="Browser"]').textContent();
+      report(want.test(text ?? '') && /\d/.test(browserText ?? ''), `host panel without client hints: "${text}" (${browserText})`, text);
+      await page.close();
+    }
+  } finally {
+    server.close();
+  }
 }
 
 /**

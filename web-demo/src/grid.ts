@@ -52,6 +52,8 @@ export class Grid {
     host.innerHTML = '';
     this.scroller = document.createElement('div');
     this.scroller.className = 'grid';
+    this.scroller.tabIndex = 0; // keyboard scrolling (arrows, Page Up/Down)
+    this.scroller.setAttribute('role', 'grid');
     this.head = document.createElement('div');
     this.head.className = 'grid-head';
     this.spacer = document.createElement('div');
@@ -70,6 +72,7 @@ export class Grid {
       const c = Number(cell.dataset.col);
       this.rowsEl.querySelectorAll('.selected').forEach((e) => e.classList.remove('selected'));
       cell.classList.add('selected');
+      this.selected = [r, c];
       this.onCell?.(r, c, this.cols[c]!.get(r));
     });
     new ResizeObserver(() => this.schedule()).observe(this.scroller);
@@ -77,6 +80,8 @@ export class Grid {
 
   /** Row numbers shown start at `base` (a read that began at row `base` of the dataset). */
   private base = 0;
+  /** The clicked cell [row, column], kept across re-renders. */
+  private selected?: [number, number];
 
   setTable(table: Table, base = 0) {
     this.table = table;
@@ -92,6 +97,7 @@ export class Grid {
     this.head.innerHTML = `<div class="cell idx">#</div>` + table.schema.fields.map((f) => `<div class="cell${this.align[table.schema.fields.indexOf(f)]}" title="${esc(String(f.type))}">${esc(f.name)}</div>`).join('');
     this.spacer.style.height = `${Math.min(MAX_PX, table.numRows * ROW_H)}px`;
     this.spacer.style.width = `${total}px`;
+    this.selected = undefined;
     this.scroller.scrollTop = 0;
     this.render();
   }
@@ -121,7 +127,7 @@ export class Grid {
     let html = '';
     for (let r = start; r < end; r++) {
       html += `<div class="grid-row${r % 2 ? ' odd' : ''}" data-row="${r}" style="top:${top + (r - first) * ROW_H}px;grid-template-columns:${this.template}"><div class="cell idx">${(this.base + r).toLocaleString('en-US')}</div>`;
-      for (let c = 0; c < this.cols.length; c++) html += `<div class="cell${this.align[c]}" data-col="${c}">${esc(cellText(this.cols[c]!.get(r), this.types[c]))}</div>`;
+      for (let c = 0; c < this.cols.length; c++) html += `<div class="cell${this.align[c]}${this.selected?.[0] === r && this.selected[1] === c ? ' selected' : ''}" data-col="${c}">${esc(cellText(this.cols[c]!.get(r), this.types[c]))}</div>`;
       html += '</div>';
     }
     this.rowsEl.innerHTML = html;

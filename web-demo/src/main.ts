@@ -115,6 +115,16 @@ const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} M
 
 // ---------------------------------------------------------------- opening
 async function open(f: File) {
+  try {
+    await openFile(f);
+  } catch (e) {
+    showError(`Could not open ${f.name}: ${String((e as Error)?.message ?? e)}`);
+  } finally {
+    if (file === f) demo.busy = false; // a newer file may be opening meanwhile
+  }
+}
+
+async function openFile(f: File) {
   const gen = ++generation;
   file = f;
   demo.busy = true;
@@ -128,7 +138,7 @@ async function open(f: File) {
   sel.devices.clear();
   sel.start = sel.end = undefined;
   $<HTMLInputElement>('sel-offset').value = $<HTMLInputElement>('sel-limit').value = '';
-  // Sniff on the main thread too, for the file info line (only the first KiB... up to 1 MiB for HDF5 user blocks).
+  // Sniff on the main thread too, for the file info line (1 MiB covers HDF5 user blocks).
   const head = new Uint8Array(await f.slice(0, Math.min(f.size, 1 << 20)).arrayBuffer());
   const sniffed = sniff(head);
   // The peers can be benchmarked on the file even when Arrowsmith cannot open it.
@@ -245,6 +255,8 @@ async function read() {
   const table = tableFromIPC(reply.ipc);
   demo.table = table;
   $('status').textContent = `${file?.name}: ${FORMAT_LABEL[format!]}, ${openedText}; ${table.numRows.toLocaleString('en-US')} rows read in ${reply.ms.toFixed(1)} ms (in a worker)`;
+  $('about').textContent = reply.about ?? '';
+  $('about-box').hidden = !reply.about;
   showTable(table, format === 'tsfile' ? 0 : (s.offset ?? 0));
 }
 
@@ -308,13 +320,20 @@ $<HTMLInputElement>('file').addEventListener('change', (ev) => {
   const f = (ev.target as HTMLInputElement).files?.[0];
   if (f) void open(f);
 });
-document.addEventListener('dragover', (ev) => {
+// dragenter/dragleave fire for every child crossed: count them to know when the drag left the page.
+let dragDepth = 0;
+document.addEventListener('dragenter', (ev) => {
   ev.preventDefault();
+  dragDepth++;
   document.body.classList.add('dragging');
 });
-document.addEventListener('dragleave', () => document.body.classList.remove('dragging'));
+document.addEventListener('dragover', (ev) => ev.preventDefault());
+document.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) (dragDepth = 0), document.body.classList.remove('dragging');
+});
 document.addEventListener('drop', (ev) => {
   ev.preventDefault();
+  dragDepth = 0;
   document.body.classList.remove('dragging');
   const f = ev.dataTransfer?.files?.[0];
   if (f) void open(f);
@@ -391,14 +410,18 @@ const seriesName = (s: BenchSet, all: BenchSet[]) => {
 let lastBenchSets: BenchSet[] = [];
 function renderBench(sets: BenchSet[]) {
   lastBenchSets = sets;
+  const metric = $<HTMLSelectElement>('bench-metric').value;
   const bars: Bar[] = [];
   let rows = '';
   for (const s of sets) {
     const series = seriesName(s, sets);
     for (const r of s.results) {
       const st = stats(r);
-      bars.push({ group: r.label, series, value: st?.mbs, error: st ? undefined : (r.error ?? 'no runs') });
-      rows += `<tr data-decoder="${esc(r.decoder)}"><td class="name">${esc(series)}</td><td class="name">${esc(r.label)}</td><td class="name">${esc(s.file.name)}</td>`;
+      const value = st && (metric === 'rows' ? st.rowsPerSec : metric === 'ms' ? st.median : st.mbs);
+      bars.push({ group: r.label, series, value, error: st ? undefined : (r.error ?? 'no runs') });
+      // A SIMD worker on an engine without wasm SIMD runs the scalar build: say so.
+      const label = r.decoder === 'arrowsmith-simd' && r.simd === false ? `${r.label} (no SIMD here: scalar ran)` : r.label;
+      rows += `<tr data-decoder="${esc(r.decoder)}"><td class="name">${esc(series)}</td><td class="name">${esc(label)}</td><td class="name">${esc(s.file.name)}</td>`;
       rows += st
         ? `<td>${st.median.toFixed(2)}</td><td>${st.min.toFixed(2)}</td><td>${st.max.toFixed(2)}</td><td class="mbs">${st.mbs.toFixed(1)}</td><td>${Math.round(st.rowsPerSec).toLocaleString('en-US')}</td><td>${r.rows.toLocaleString('en-US')}</td></tr>`
         : `<td class="err" colspan="6">error: ${esc(r.error ?? 'no runs')}</td></tr>`;
@@ -409,10 +432,11 @@ function renderBench(sets: BenchSet[]) {
     : '';
   const canvas = $<HTMLCanvasElement>('bench-chart');
   canvas.hidden = !bars.length;
-  if (bars.length) barChart(canvas, bars, 'MB/s');
+  if (bars.length) barChart(canvas, bars, metric === 'rows' ? 'rows/s' : metric === 'ms' ? 'ms' : 'MB/s');
 }
 
 $('bench-run').addEventListener('click', () => void runBenchmark());
+$('bench-metric').addEventListener('change', () => renderBench(lastBenchSets));
 $('bench-export').addEventListener('click', () => {
   if (!demo.bench) return;
   const blob = new Blob([JSON.stringify(demo.bench, null, 1)], { type: 'application/json' });

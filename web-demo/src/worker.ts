@@ -25,7 +25,7 @@ export interface WireError {
 export type WorkerReply =
   | { type: 'progress'; id: number; done: number; total: number; phase: string }
   | { type: 'opened'; id: number; format: FormatName; size: number; tree: TreeNode[]; initial: Selection; timeColumn?: string; timeFilterPushed?: boolean; simd: boolean; ms: number }
-  | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number }
+  | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number; about?: string }
   | { type: 'bench'; id: number; result: BenchResult }
   | { type: 'error'; id: number; error: WireError };
 
@@ -78,7 +78,8 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
       const table = await opened.read(req.sel);
       const ms = performance.now() - t0;
       const ipc = tableToIPC(table, 'stream');
-      post({ type: 'table', id: req.id, ipc, ms, numRows: table.numRows }, [ipc.buffer]);
+      const about = await opened.describe?.(req.sel).catch(() => undefined);
+      post({ type: 'table', id: req.id, ipc, ms, numRows: table.numRows, about }, [ipc.buffer]);
     } else if (req.type === 'bench') {
       const bytes = new Uint8Array(await req.file.arrayBuffer());
       post({ type: 'bench', id: req.id, result: await runBench(req.decoder, req.label, req.format, bytes, req.runs, req.decoder.startsWith('arrowsmith') ? simd : undefined) });

@@ -6,6 +6,6 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    // 64 MiB per read keeps libFuzzer's default 2 GiB RSS limit far away.
-    arrowsmith_hdf5::exercise(data, 64 << 20);
+    // 16 MiB per read keeps libFuzzer's default 2 GiB RSS limit far away.
+    arrowsmith_hdf5::exercise(data, 16 << 20);
 });

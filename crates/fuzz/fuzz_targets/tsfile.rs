@@ -16,6 +16,11 @@ fuzz_target!(|data: &[u8]| {
         assert!(b.columns.iter().all(|c| c.len == b.num_rows));
     }
     // A narrow query exercises page pruning and trimming.
-    let q = Query { start: Some(1_650_000_001_000), end: Some(1_700_000_000_500), limit: Some(100), ..Default::default() };
+    let q = Query {
+        start: Some(1_650_000_001_000),
+        end: Some(1_700_000_000_500),
+        limit: Some(100),
+        ..Default::default()
+    };
     let _ = f.read(&bytes, &q);
 });

@@ -22,7 +22,13 @@ pub fn attributes(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<RawAttribute>> {
         out.push(parse(ctx, m.data, m.offset)?);
     }
     if let Some(m) = oh.find(MSG_ATTR_INFO) {
-        let mut c = Cur::new(m.data, m.offset, "attribute info message", ctx.sb.so, ctx.sb.sl);
+        let mut c = Cur::new(
+            m.data,
+            m.offset,
+            "attribute info message",
+            ctx.sb.so,
+            ctx.sb.sl,
+        );
         c.u8()?;
         let flags = c.u8()?;
         if flags & 1 != 0 {
@@ -54,15 +60,29 @@ pub fn datatype(ctx: &Ctx, data: &[u8], offset: u64, shared: bool) -> Result<Dat
     if v == 1 {
         c.skip(6)?;
     } else if v == 3 && ty == 1 {
-        return Err(unsupported(offset, "datatype stored in the shared object header message heap"));
+        return Err(unsupported(
+            offset,
+            "datatype stored in the shared object header message heap",
+        ));
     }
     let addr = c.addr()?;
     let oh = ObjectHeader::parse(ctx, addr)?;
-    let m = oh.find(MSG_DATATYPE).ok_or_else(|| crate::io::invalid(offset, "committed datatype without a datatype message"))?;
+    let m = oh.find(MSG_DATATYPE).ok_or_else(|| {
+        crate::io::invalid(offset, "committed datatype without a datatype message")
+    })?;
     if m.flags & 2 != 0 {
-        return Err(unsupported(m.offset, "committed datatype that is itself shared"));
+        return Err(unsupported(
+            m.offset,
+            "committed datatype that is itself shared",
+        ));
     }
-    Datatype::parse(&mut Cur::new(m.data, m.offset, "datatype message", ctx.sb.so, ctx.sb.sl))
+    Datatype::parse(&mut Cur::new(
+        m.data,
+        m.offset,
+        "datatype message",
+        ctx.sb.so,
+        ctx.sb.sl,
+    ))
 }
 
 fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
@@ -75,11 +95,15 @@ fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
     if v == 3 {
         c.u8()?;
     } else if v != 1 && v != 2 {
-        return Err(unsupported(offset, format!("attribute message version {v}")));
+        return Err(unsupported(
+            offset,
+            format!("attribute message version {v}"),
+        ));
     }
     let pad = |n: usize| if v == 1 { n.div_ceil(8) * 8 } else { n };
     let name_b = c.bytes(pad(nlen))?;
-    let name = String::from_utf8_lossy(&name_b[..nlen.saturating_sub(1).min(name_b.len())]).into_owned();
+    let name =
+        String::from_utf8_lossy(&name_b[..nlen.saturating_sub(1).min(name_b.len())]).into_owned();
     let toff = c.off();
     let tb = c.bytes(pad(tlen))?;
     let dtype = datatype(ctx, &tb[..tlen.min(tb.len())], toff, flags & 1 != 0)?;
@@ -87,12 +111,23 @@ fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
         return Err(unsupported(offset, "shared dataspace in an attribute"));
     }
     let sb = c.bytes(pad(slen))?;
-    let space = Dataspace::parse(&mut Cur::new(sb, c.off(), "attribute dataspace", ctx.sb.so, ctx.sb.sl))?;
+    let space = Dataspace::parse(&mut Cur::new(
+        sb,
+        c.off(),
+        "attribute dataspace",
+        ctx.sb.so,
+        ctx.sb.sl,
+    ))?;
     let n = space.num_elements().unwrap_or(u64::MAX);
     let need = n.saturating_mul(dtype.size() as u64);
     if need > c.remaining() as u64 {
         return Err(c.trunc(need.min(usize::MAX as u64) as usize));
     }
     let data = c.bytes(need as usize)?.to_vec();
-    Ok(RawAttribute { name, dtype, space, data })
+    Ok(RawAttribute {
+        name,
+        dtype,
+        space,
+        data,
+    })
 }

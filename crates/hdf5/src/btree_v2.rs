@@ -33,7 +33,10 @@ pub fn records<'a>(ctx: &Ctx<'a>, addr: u64) -> Result<(BTreeV2Header, Vec<&'a [
     let root_n = c.u16()? as usize;
     let _total = c.len()?;
     if rec == 0 || node_size < 10 + rec || depth > 64 || node_size as u64 > ctx.src.size() {
-        return Err(invalid(at, "v2 B-tree header: bad node/record size or depth"));
+        return Err(invalid(
+            at,
+            "v2 B-tree header: bad node/record size or depth",
+        ));
     }
     // Per-level sizes (H5B2__hdr_init).
     let leaf_max = (node_size - 10) / rec;
@@ -45,15 +48,30 @@ pub fn records<'a>(ctx: &Ctx<'a>, addr: u64) -> Result<(BTreeV2Header, Vec<&'a [
         let ptr = ctx.sb.so as usize + max_nrec_size + if u > 1 { cum_size[u - 1] } else { 0 };
         let m = (node_size.saturating_sub(10 + ptr)) / (rec + ptr);
         max_nrec.push(m);
-        let cm = (m as u64 + 1).saturating_mul(cum_max[u - 1]).saturating_add(m as u64);
+        let cm = (m as u64 + 1)
+            .saturating_mul(cum_max[u - 1])
+            .saturating_add(m as u64);
         cum_max.push(cm);
         cum_size.push(limit_enc_size(cm));
     }
-    let hdr = BTreeV2Header { kind, record_size: rec };
+    let hdr = BTreeV2Header {
+        kind,
+        record_size: rec,
+    };
     let mut out = Vec::new();
     if root != UNDEF && root_n > 0 {
         let mut seen = HashSet::new();
-        node(ctx, root, root_n, depth, rec, max_nrec_size, &cum_size, &mut seen, &mut out)?;
+        node(
+            ctx,
+            root,
+            root_n,
+            depth,
+            rec,
+            max_nrec_size,
+            &cum_size,
+            &mut seen,
+            &mut out,
+        )?;
     }
     Ok((hdr, out))
 }
@@ -75,7 +93,11 @@ fn node<'a>(
         return Err(invalid(at, "v2 B-tree: node visited twice (cycle)"));
     }
     let so = ctx.sb.so as usize;
-    let ptr = if depth > 0 { so + nrec_size + if depth > 1 { cum_size[depth - 1] } else { 0 } } else { 0 };
+    let ptr = if depth > 0 {
+        so + nrec_size + if depth > 1 { cum_size[depth - 1] } else { 0 }
+    } else {
+        0
+    };
     let len = 6 + n * rec + if depth > 0 { (n + 1) * ptr } else { 0 } + 4;
     let blk = ctx.read(addr, len as u64, "v2 B-tree node")?;
     checksum::verify(blk, at, "v2 B-tree node")?;

@@ -21,15 +21,24 @@ pub struct ChunkGeom<'g> {
 
 impl ChunkGeom<'_> {
     pub fn chunk_bytes(&self) -> u64 {
-        self.chunk.iter().fold(self.elem_size, |a, &c| a.saturating_mul(c))
+        self.chunk
+            .iter()
+            .fold(self.elem_size, |a, &c| a.saturating_mul(c))
     }
     fn overlaps(&self, coords: &[u64], rows: &Range<u64>) -> bool {
-        coords[0] < rows.end && coords[0].saturating_add(self.chunk[0]) > rows.start && coords.iter().zip(self.dims).all(|(c, d)| c < d)
+        coords[0] < rows.end
+            && coords[0].saturating_add(self.chunk[0]) > rows.start
+            && coords.iter().zip(self.dims).all(|(c, d)| c < d)
     }
     /// Visit the scaled grid coordinates of the chunks that overlap `rows` (lazily: the
     /// grid of a sparse dataset may be far larger than the chunks stored).
     fn grid(&self, rows: &Range<u64>, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
-        let n: Vec<u64> = self.dims.iter().zip(self.chunk).map(|(d, c)| d.div_ceil(*c)).collect();
+        let n: Vec<u64> = self
+            .dims
+            .iter()
+            .zip(self.chunk)
+            .map(|(d, c)| d.div_ceil(*c))
+            .collect();
         if rows.start >= rows.end || n.contains(&0) {
             return Ok(());
         }
@@ -69,7 +78,9 @@ impl ChunkGeom<'_> {
         let mut idx = 0u64;
         for &k in &order {
             let m = self.maxdims[k].unwrap_or(self.dims[k]).max(self.dims[k]);
-            idx = idx.saturating_mul(m.div_ceil(self.chunk[k]).max(1)).saturating_add(s[k]);
+            idx = idx
+                .saturating_mul(m.div_ceil(self.chunk[k]).max(1))
+                .saturating_add(s[k]);
         }
         idx
     }
@@ -78,7 +89,13 @@ impl ChunkGeom<'_> {
     }
 }
 
-pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: Range<u64>) -> Result<Vec<ChunkRec>> {
+pub fn chunks(
+    ctx: &Ctx,
+    kind: &ChunkIndexKind,
+    addr: u64,
+    g: &ChunkGeom,
+    rows: Range<u64>,
+) -> Result<Vec<ChunkRec>> {
     if addr == UNDEF {
         return Ok(Vec::new());
     }
@@ -88,7 +105,10 @@ pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: 
         ChunkIndexKind::BTreeV1 => {
             for c in btree_v1::chunks(ctx, addr, rank)? {
                 if g.overlaps(&c.coords[..rank], &rows) {
-                    out.push(ChunkRec { coords: c.coords[..rank].to_vec(), ..c });
+                    out.push(ChunkRec {
+                        coords: c.coords[..rank].to_vec(),
+                        ..c
+                    });
                 }
             }
         }
@@ -96,15 +116,28 @@ pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: 
             let (size, mask) = f.unwrap_or((g.chunk_bytes(), 0));
             let coords = vec![0; rank];
             if g.overlaps(&coords, &rows) {
-                out.push(ChunkRec { coords, addr, size, mask });
+                out.push(ChunkRec {
+                    coords,
+                    addr,
+                    size,
+                    mask,
+                });
             }
         }
         ChunkIndexKind::Implicit => {
             let cb = g.chunk_bytes();
             g.grid(&rows, &mut |s| {
                 let i = g.linear(s, false);
-                let a = i.checked_mul(cb).and_then(|o| o.checked_add(addr)).ok_or_else(|| invalid(0, "implicit chunk index: address overflow"))?;
-                out.push(ChunkRec { coords: g.coords(s), addr: a, size: cb, mask: 0 });
+                let a = i
+                    .checked_mul(cb)
+                    .and_then(|o| o.checked_add(addr))
+                    .ok_or_else(|| invalid(0, "implicit chunk index: address overflow"))?;
+                out.push(ChunkRec {
+                    coords: g.coords(s),
+                    addr: a,
+                    size: cb,
+                    mask: 0,
+                });
                 Ok(())
             })?;
         }
@@ -112,7 +145,12 @@ pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: 
             let fa = FixedArray::open(ctx, addr)?;
             g.grid(&rows, &mut |s| {
                 if let Some((a, size, mask)) = fa.get(ctx, g.linear(s, false), g)? {
-                    out.push(ChunkRec { coords: g.coords(s), addr: a, size, mask });
+                    out.push(ChunkRec {
+                        coords: g.coords(s),
+                        addr: a,
+                        size,
+                        mask,
+                    });
                 }
                 Ok(())
             })?;
@@ -121,7 +159,12 @@ pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: 
             let ea = ExtArray::open(ctx, addr)?;
             g.grid(&rows, &mut |s| {
                 if let Some((a, size, mask)) = ea.get(ctx, g.linear(s, true), g)? {
-                    out.push(ChunkRec { coords: g.coords(s), addr: a, size, mask });
+                    out.push(ChunkRec {
+                        coords: g.coords(s),
+                        addr: a,
+                        size,
+                        mask,
+                    });
                 }
                 Ok(())
             })?;
@@ -134,19 +177,30 @@ pub fn chunks(ctx: &Ctx, kind: &ChunkIndexKind, addr: u64, g: &ChunkGeom, rows: 
                 let mut c = Cur::new(r, at, "v2 B-tree chunk record", ctx.sb.so, ctx.sb.sl);
                 let a = c.addr()?;
                 let (size, mask) = if h.kind == 11 {
-                    let w = h.record_size.checked_sub(so + 4 + 8 * rank).ok_or_else(|| invalid(at, "v2 B-tree chunk record too small"))?;
+                    let w = h
+                        .record_size
+                        .checked_sub(so + 4 + 8 * rank)
+                        .ok_or_else(|| invalid(at, "v2 B-tree chunk record too small"))?;
                     (c.uvar(w)?, c.u32()?)
                 } else if h.kind == 10 {
                     (g.chunk_bytes(), 0)
                 } else {
-                    return Err(invalid(at, format!("v2 B-tree of type {} used as a chunk index", h.kind)));
+                    return Err(invalid(
+                        at,
+                        format!("v2 B-tree of type {} used as a chunk index", h.kind),
+                    ));
                 };
                 let mut coords = Vec::with_capacity(rank);
                 for k in 0..rank {
                     coords.push(c.u64()?.saturating_mul(g.chunk[k]));
                 }
                 if a != UNDEF && g.overlaps(&coords, &rows) {
-                    out.push(ChunkRec { coords, addr: a, size, mask });
+                    out.push(ChunkRec {
+                        coords,
+                        addr: a,
+                        size,
+                        mask,
+                    });
                 }
             }
         }
@@ -163,7 +217,10 @@ fn element(ctx: &Ctx, b: &[u8], g: &ChunkGeom, at: u64) -> Result<Option<(u64, u
     }
     let addr = le_uint(a);
     if g.filtered {
-        let w = b.len().checked_sub(so + 4).ok_or_else(|| invalid(at, "chunk index element too small"))?;
+        let w = b
+            .len()
+            .checked_sub(so + 4)
+            .ok_or_else(|| invalid(at, "chunk index element too small"))?;
         let size = le_uint(&b[so..so + w]);
         let mask = u32::from_le_bytes(b[so + w..so + w + 4].try_into().unwrap());
         Ok(Some((addr, size, mask)))
@@ -195,9 +252,18 @@ impl FixedArray {
         let max = c.len()?;
         let dblk = c.addr()?;
         if es < so || page_bits > 40 {
-            return Err(invalid(at, "fixed array header: bad element size or page bits"));
+            return Err(invalid(
+                at,
+                "fixed array header: bad element size or page bits",
+            ));
         }
-        Ok(FixedArray { es, page_bits, max, dblk, at })
+        Ok(FixedArray {
+            es,
+            page_bits,
+            max,
+            dblk,
+            at,
+        })
     }
 
     fn get(&self, ctx: &Ctx, i: u64, g: &ChunkGeom) -> Result<Option<(u64, u64, u32)>> {
@@ -207,20 +273,41 @@ impl FixedArray {
         let so = ctx.sb.so as u64;
         let page = 1u64 << self.page_bits;
         let head = 4 + 1 + 1 + so;
-        let pos = if self.max > page {
+        // Whole pages / the whole data block are read at once, so a host that loads
+        // ranges on demand fetches the index in one round trip, not one per element.
+        if self.max > page {
             let npages = self.max.div_ceil(page);
             let bm = npages.div_ceil(8);
             let p = i / page;
-            let byte = ctx.read(self.dblk.saturating_add(head + p / 8), 1, "fixed array page bitmap")?[0];
+            let byte = ctx.read(
+                self.dblk.saturating_add(head + p / 8),
+                1,
+                "fixed array page bitmap",
+            )?[0];
             if byte & (0x80 >> (p % 8)) == 0 {
                 return Ok(None);
             }
-            self.dblk.saturating_add(head + bm + 4).saturating_add(p.saturating_mul(page * self.es + 4)).saturating_add((i % page) * self.es)
+            let in_page = if p + 1 == npages {
+                self.max - p * page
+            } else {
+                page
+            };
+            let pstart = self
+                .dblk
+                .saturating_add(head + bm + 4)
+                .saturating_add(p.saturating_mul(page * self.es + 4));
+            let pg = ctx.read(pstart, in_page * self.es + 4, "fixed array page")?;
+            let o = ((i % page) * self.es) as usize;
+            element(ctx, &pg[o..o + self.es as usize], g, self.at)
         } else {
-            self.dblk.saturating_add(head).saturating_add(i.saturating_mul(self.es))
-        };
-        let b = ctx.read(pos, self.es, "fixed array element")?;
-        element(ctx, b, g, self.at)
+            let blk = ctx.read(
+                self.dblk,
+                head + self.max.saturating_mul(self.es) + 4,
+                "fixed array data block",
+            )?;
+            let o = (head + i * self.es) as usize;
+            element(ctx, &blk[o..o + self.es as usize], g, self.at)
+        }
     }
 }
 
@@ -262,7 +349,12 @@ impl ExtArray {
         let max_idx = c.len()?;
         c.len()?;
         let iblk = c.addr()?;
-        if es < so || max_bits > 64 || !min_elmts.is_power_of_two() || !min_ptrs.is_power_of_two() || page_bits > 40 {
+        if es < so
+            || max_bits > 64
+            || !min_elmts.is_power_of_two()
+            || !min_ptrs.is_power_of_two()
+            || page_bits > 40
+        {
             return Err(invalid(at, "extensible array header: bad parameters"));
         }
         let log_min = min_elmts.trailing_zeros() as u64;
@@ -278,7 +370,19 @@ impl ExtArray {
         }
         let iblock_nsblks = 2 * min_ptrs.trailing_zeros() as u64;
         let ndblk_addrs = 2 * (min_ptrs - 1);
-        Ok(ExtArray { at, es, max_bits, idx_elmts, min_elmts, page_bits, max_idx, iblk, sblk, iblock_nsblks, ndblk_addrs })
+        Ok(ExtArray {
+            at,
+            es,
+            max_bits,
+            idx_elmts,
+            min_elmts,
+            page_bits,
+            max_idx,
+            iblk,
+            sblk,
+            iblock_nsblks,
+            ndblk_addrs,
+        })
     }
 
     fn get(&self, ctx: &Ctx, i: u64, g: &ChunkGeom) -> Result<Option<(u64, u64, u32)>> {
@@ -288,11 +392,19 @@ impl ExtArray {
         let so = ctx.sb.so as u64;
         let ihead = 4 + 1 + 1 + so;
         if i < self.idx_elmts {
-            let b = ctx.read(self.iblk.saturating_add(ihead + i * self.es), self.es, "extensible array index block")?;
+            let b = ctx.read(
+                self.iblk.saturating_add(ihead + i * self.es),
+                self.es,
+                "extensible array index block",
+            )?;
             return element(ctx, b, g, self.at);
         }
         let j = i - self.idx_elmts;
-        let s = self.sblk.iter().rposition(|x| x.2 <= j).ok_or_else(|| invalid(self.at, "extensible array: index out of range"))?;
+        let s = self
+            .sblk
+            .iter()
+            .rposition(|x| x.2 <= j)
+            .ok_or_else(|| invalid(self.at, "extensible array: index out of range"))?;
         let (nd, ne, sidx, sdblk) = self.sblk[s];
         let within = j - sidx;
         let d = within / ne;
@@ -307,19 +419,32 @@ impl ExtArray {
         if (s as u64) < self.iblock_nsblks {
             let k = sdblk + d;
             if k >= self.ndblk_addrs {
-                return Err(invalid(self.at, "extensible array: data block index out of range"));
+                return Err(invalid(
+                    self.at,
+                    "extensible array: data block index out of range",
+                ));
             }
-            let b = ctx.read(self.iblk.saturating_add(ihead + self.idx_elmts * self.es + k * so), so, "extensible array index block")?;
+            let b = ctx.read(
+                self.iblk
+                    .saturating_add(ihead + self.idx_elmts * self.es + k * so),
+                so,
+                "extensible array index block",
+            )?;
             if b.iter().all(|&x| x == 0xff) {
                 return Ok(None);
             }
             dblk_addr = le_uint(b);
             if paged {
-                return Err(unsupported(self.at, "paged extensible array data block in the index block"));
+                return Err(unsupported(
+                    self.at,
+                    "paged extensible array data block in the index block",
+                ));
             }
         } else {
             let k = s as u64 - self.iblock_nsblks;
-            let pos = self.iblk.saturating_add(ihead + self.idx_elmts * self.es + self.ndblk_addrs * so + k * so);
+            let pos = self
+                .iblk
+                .saturating_add(ihead + self.idx_elmts * self.es + self.ndblk_addrs * so + k * so);
             let b = ctx.read(pos, so, "extensible array index block")?;
             if b.iter().all(|&x| x == 0xff) {
                 return Ok(None);
@@ -328,28 +453,48 @@ impl ExtArray {
             let shead = 4 + 1 + 1 + so + off_size;
             let npages = if paged { ne / page } else { 0 };
             let bm = if paged { (nd * npages).div_ceil(8) } else { 0 };
-            let b = ctx.read(sb.saturating_add(shead + bm + d * so), so, "extensible array secondary block")?;
+            let b = ctx.read(
+                sb.saturating_add(shead + bm + d * so),
+                so,
+                "extensible array secondary block",
+            )?;
             if b.iter().all(|&x| x == 0xff) {
                 return Ok(None);
             }
             dblk_addr = le_uint(b);
             if paged {
                 let bit = d * npages + e / page;
-                let byte = ctx.read(sb.saturating_add(shead + bit / 8), 1, "extensible array page bitmap")?[0];
+                let byte = ctx.read(
+                    sb.saturating_add(shead + bit / 8),
+                    1,
+                    "extensible array page bitmap",
+                )?[0];
                 if byte & (0x80 >> (bit % 8)) == 0 {
                     return Ok(None);
                 }
             }
         }
         let dhead = 4 + 1 + 1 + so + off_size;
-        let pos = if paged {
-            let p = e / page;
-            dblk_addr.saturating_add(dhead + 4 + p * (page * self.es + 4) + (e % page) * self.es)
-        } else {
-            dblk_addr.saturating_add(dhead + e * self.es)
-        };
         let _ = self.min_elmts;
-        let b = ctx.read(pos, self.es, "extensible array data block")?;
-        element(ctx, b, g, self.at)
+        // Read a whole page / data block at once (one host round trip per block).
+        if paged {
+            let p = e / page;
+            let pstart = dblk_addr.saturating_add(dhead + 4 + p * (page * self.es + 4));
+            let pg = ctx.read(
+                pstart,
+                page * self.es + 4,
+                "extensible array data block page",
+            )?;
+            let o = ((e % page) * self.es) as usize;
+            element(ctx, &pg[o..o + self.es as usize], g, self.at)
+        } else {
+            let blk = ctx.read(
+                dblk_addr,
+                dhead + ne * self.es + 4,
+                "extensible array data block",
+            )?;
+            let o = (dhead + e * self.es) as usize;
+            element(ctx, &blk[o..o + self.es as usize], g, self.at)
+        }
     }
 }

@@ -42,13 +42,18 @@ impl Dataspace {
         if flags & 1 != 0 {
             for _ in 0..rank {
                 let m = c.len()?;
-                let all_ones = c.sl == 8 && m == u64::MAX || c.sl < 8 && m == (1u64 << (8 * c.sl as u32)) - 1;
+                let all_ones =
+                    c.sl == 8 && m == u64::MAX || c.sl < 8 && m == (1u64 << (8 * c.sl as u32)) - 1;
                 maxdims.push(if all_ones { None } else { Some(m) });
             }
         } else {
             maxdims = dims.iter().map(|&d| Some(d)).collect();
         }
-        Ok(Dataspace { dims, maxdims, null })
+        Ok(Dataspace {
+            dims,
+            maxdims,
+            null,
+        })
     }
 
     pub fn num_elements(&self) -> Option<u64> {

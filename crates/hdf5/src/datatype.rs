@@ -6,21 +6,60 @@ use crate::io::{unsupported, Cur};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Datatype {
-    Int { size: u32, signed: bool, be: bool },
-    Float { size: u32, be: bool },
+    Int {
+        size: u32,
+        signed: bool,
+        be: bool,
+    },
+    Float {
+        size: u32,
+        be: bool,
+    },
     /// Fixed-length string. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded.
-    FixedString { size: u32, pad: u8, utf8: bool },
-    Bitfield { size: u32, be: bool },
-    Opaque { size: u32, tag: String },
-    Time { size: u32 },
-    Compound { size: u32, members: Vec<Member> },
+    FixedString {
+        size: u32,
+        pad: u8,
+        utf8: bool,
+    },
+    Bitfield {
+        size: u32,
+        be: bool,
+    },
+    Opaque {
+        size: u32,
+        tag: String,
+    },
+    Time {
+        size: u32,
+    },
+    Compound {
+        size: u32,
+        members: Vec<Member>,
+    },
     /// Object (`region == false`, size = size of offsets) or region reference.
-    Reference { size: u32, kind: u8 },
-    Enum { base: Box<Datatype>, names: Vec<String>, values: Vec<Vec<u8>> },
+    Reference {
+        size: u32,
+        kind: u8,
+    },
+    Enum {
+        base: Box<Datatype>,
+        names: Vec<String>,
+        values: Vec<Vec<u8>>,
+    },
     /// On-disk cell size (4 + size of offsets + 4).
-    VlString { size: u32, pad: u8, utf8: bool },
-    VlSequence { size: u32, base: Box<Datatype> },
-    Array { dims: Vec<u32>, base: Box<Datatype> },
+    VlString {
+        size: u32,
+        pad: u8,
+        utf8: bool,
+    },
+    VlSequence {
+        size: u32,
+        base: Box<Datatype>,
+    },
+    Array {
+        dims: Vec<u32>,
+        base: Box<Datatype>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +83,9 @@ impl Datatype {
             | Datatype::VlString { size, .. }
             | Datatype::VlSequence { size, .. } => *size as usize,
             Datatype::Enum { base, .. } => base.size(),
-            Datatype::Array { dims, base } => dims.iter().fold(base.size(), |a, &d| a.saturating_mul(d as usize)),
+            Datatype::Array { dims, base } => dims
+                .iter()
+                .fold(base.size(), |a, &d| a.saturating_mul(d as usize)),
         }
     }
 
@@ -62,28 +103,56 @@ impl Datatype {
         let o = |be: &bool| if *be { "be" } else { "le" };
         match self {
             Datatype::Int { size, signed, be } => {
-                format!("{}int{}{}", if *signed { "" } else { "u" }, *size as u64 * 8, if *size > 1 { o(be) } else { "" })
+                format!(
+                    "{}int{}{}",
+                    if *signed { "" } else { "u" },
+                    *size as u64 * 8,
+                    if *size > 1 { o(be) } else { "" }
+                )
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
             Datatype::FixedString { size, pad, utf8 } => format!(
                 "string[{size}]({},{})",
                 if *utf8 { "utf8" } else { "ascii" },
-                ["nullterm", "nullpad", "spacepad"].get(*pad as usize).unwrap_or(&"pad?")
+                ["nullterm", "nullpad", "spacepad"]
+                    .get(*pad as usize)
+                    .unwrap_or(&"pad?")
             ),
             Datatype::Bitfield { size, .. } => format!("bitfield[{size}]"),
-            Datatype::Opaque { size, tag } => format!("opaque[{size}]{}", if tag.is_empty() { String::new() } else { format!("({tag})") }),
+            Datatype::Opaque { size, tag } => format!(
+                "opaque[{size}]{}",
+                if tag.is_empty() {
+                    String::new()
+                } else {
+                    format!("({tag})")
+                }
+            ),
             Datatype::Time { size } => format!("time[{size}]"),
             Datatype::Compound { members, .. } => format!(
                 "compound{{{}}}",
-                members.iter().map(|m| format!("{}:{}", m.name, m.dtype.describe())).collect::<Vec<_>>().join(",")
+                members
+                    .iter()
+                    .map(|m| format!("{}:{}", m.name, m.dtype.describe()))
+                    .collect::<Vec<_>>()
+                    .join(",")
             ),
-            Datatype::Reference { kind, .. } => format!("reference({})", if *kind == 0 { "object" } else { "region" }),
-            Datatype::Enum { base, names, .. } => format!("enum<{}>({})", base.describe(), names.join(",")),
-            Datatype::VlString { utf8, .. } => format!("vlen-str({})", if *utf8 { "utf8" } else { "ascii" }),
+            Datatype::Reference { kind, .. } => format!(
+                "reference({})",
+                if *kind == 0 { "object" } else { "region" }
+            ),
+            Datatype::Enum { base, names, .. } => {
+                format!("enum<{}>({})", base.describe(), names.join(","))
+            }
+            Datatype::VlString { utf8, .. } => {
+                format!("vlen-str({})", if *utf8 { "utf8" } else { "ascii" })
+            }
             Datatype::VlSequence { base, .. } => format!("vlen<{}>", base.describe()),
             Datatype::Array { dims, base } => format!(
                 "array[{}]<{}>",
-                dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"),
+                dims.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
                 base.describe()
             ),
         }
@@ -111,7 +180,11 @@ impl Datatype {
             0 => {
                 c.u16()?;
                 c.u16()?;
-                Datatype::Int { size, signed: bf & 8 != 0, be: bf & 1 != 0 }
+                Datatype::Int {
+                    size,
+                    signed: bf & 8 != 0,
+                    be: bf & 1 != 0,
+                }
             }
             1 => {
                 c.skip(12)?;
@@ -121,21 +194,32 @@ impl Datatype {
                 if !matches!(size, 2 | 4 | 8) {
                     return Err(unsupported(at, format!("floating point of {size} bytes")));
                 }
-                Datatype::Float { size, be: bf & 1 != 0 }
+                Datatype::Float {
+                    size,
+                    be: bf & 1 != 0,
+                }
             }
             2 => {
                 c.skip(4)?;
                 Datatype::Time { size }
             }
-            3 => Datatype::FixedString { size, pad: (bf & 0xf) as u8, utf8: (bf >> 4) & 0xf == 1 },
+            3 => Datatype::FixedString {
+                size,
+                pad: (bf & 0xf) as u8,
+                utf8: (bf >> 4) & 0xf == 1,
+            },
             4 => {
                 c.skip(4)?;
-                Datatype::Bitfield { size, be: bf & 1 != 0 }
+                Datatype::Bitfield {
+                    size,
+                    be: bf & 1 != 0,
+                }
             }
             5 => {
                 let n = (bf & 0xff) as usize;
                 let tag = c.bytes(n)?;
-                let tag = String::from_utf8_lossy(tag.split(|&b| b == 0).next().unwrap_or(&[])).into_owned();
+                let tag = String::from_utf8_lossy(tag.split(|&b| b == 0).next().unwrap_or(&[]))
+                    .into_owned();
                 Datatype::Opaque { size, tag }
             }
             6 => {
@@ -156,12 +240,21 @@ impl Datatype {
                             let dtype = if nd == 0 {
                                 base
                             } else {
-                                Datatype::Array { dims: dims[..nd.min(4)].to_vec(), base: Box::new(base) }
+                                Datatype::Array {
+                                    dims: dims[..nd.min(4)].to_vec(),
+                                    base: Box::new(base),
+                                }
                             };
                             if dtype.size() as u64 > size as u64 {
-                                return Err(c.invalid(format!("compound member {name} larger than its record")));
+                                return Err(c.invalid(format!(
+                                    "compound member {name} larger than its record"
+                                )));
                             }
-                            members.push(Member { name, offset, dtype });
+                            members.push(Member {
+                                name,
+                                offset,
+                                dtype,
+                            });
                             continue;
                         }
                     } else {
@@ -169,16 +262,25 @@ impl Datatype {
                         offset = c.uvar(w)? as u32;
                     }
                     let dtype = Self::parse_depth(c, depth + 1)?;
-                    members.push(Member { name, offset, dtype });
+                    members.push(Member {
+                        name,
+                        offset,
+                        dtype,
+                    });
                 }
                 for m in &members {
                     if (m.offset as u64).saturating_add(m.dtype.size() as u64) > size as u64 {
-                        return Err(c.invalid(format!("compound member {} exceeds the record", m.name)));
+                        return Err(
+                            c.invalid(format!("compound member {} exceeds the record", m.name))
+                        );
                     }
                 }
                 Datatype::Compound { size, members }
             }
-            7 => Datatype::Reference { size, kind: (bf & 0xf) as u8 },
+            7 => Datatype::Reference {
+                size,
+                kind: (bf & 0xf) as u8,
+            },
             8 => {
                 let n = (bf & 0xffff) as usize;
                 let base = Self::parse_depth(c, depth + 1)?;
@@ -195,14 +297,25 @@ impl Datatype {
                 for _ in 0..n {
                     values.push(c.bytes(bs)?.to_vec());
                 }
-                Datatype::Enum { base: Box::new(base), names, values }
+                Datatype::Enum {
+                    base: Box::new(base),
+                    names,
+                    values,
+                }
             }
             9 => {
                 let base = Self::parse_depth(c, depth + 1)?;
                 if bf & 0xf == 1 {
-                    Datatype::VlString { size, pad: ((bf >> 4) & 0xf) as u8, utf8: (bf >> 8) & 0xf == 1 }
+                    Datatype::VlString {
+                        size,
+                        pad: ((bf >> 4) & 0xf) as u8,
+                        utf8: (bf >> 8) & 0xf == 1,
+                    }
                 } else {
-                    Datatype::VlSequence { size, base: Box::new(base) }
+                    Datatype::VlSequence {
+                        size,
+                        base: Box::new(base),
+                    }
                 }
             }
             10 => {
@@ -219,7 +332,10 @@ impl Datatype {
                 if total.is_none_or(|t| t.saturating_mul(base.size() as u64) > u32::MAX as u64) {
                     return Err(c.invalid("array datatype too large"));
                 }
-                Datatype::Array { dims, base: Box::new(base) }
+                Datatype::Array {
+                    dims,
+                    base: Box::new(base),
+                }
             }
             k => return Err(unsupported(at, format!("datatype class {k}"))),
         })

@@ -11,11 +11,24 @@ pub fn utf8_or_binary(offsets: Vec<i32>, data: Vec<u8>, validity: Option<Bitmap>
     // One validation over the whole buffer, plus a check that no value starts on a
     // continuation byte: together they imply every value is valid on its own.
     let ok = std::str::from_utf8(&data).is_ok()
-        && offsets.iter().all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));
-    Column::bytes(if ok { DataType::Utf8 } else { DataType::Binary }, offsets, data, validity)
+        && offsets
+            .iter()
+            .all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));
+    Column::bytes(
+        if ok { DataType::Utf8 } else { DataType::Binary },
+        offsets,
+        data,
+        validity,
+    )
 }
 
-fn prim<T: bytemuck::Pod + Default>(bytes: &[u8], n: usize, stride: usize, off: usize, be: bool) -> Vec<T> {
+fn prim<T: bytemuck::Pod + Default>(
+    bytes: &[u8],
+    n: usize,
+    stride: usize,
+    off: usize,
+    be: bool,
+) -> Vec<T> {
     let w = std::mem::size_of::<T>();
     let mut out = vec![T::default(); n];
     if n == 0 {
@@ -61,29 +74,86 @@ pub fn fixed_size_lists(mut child: Column, dims: &[u64]) -> Column {
     for &d in dims.iter().rev() {
         let len = if d == 0 { 0 } else { child.len / d as usize };
         let field = Field::new("item", child.dtype.clone(), true);
-        child = Column { dtype: DataType::FixedSizeList(Box::new(field), d as i32), len, validity: None, buffers: vec![], children: vec![child] };
+        child = Column {
+            dtype: DataType::FixedSizeList(Box::new(field), d as i32),
+            len,
+            validity: None,
+            buffers: vec![],
+            children: vec![child],
+        };
     }
     child
 }
 
 /// Decode `n` elements of `dt` found at `bytes[i * stride + off ..]`.
-pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Column> {
+pub fn decode(
+    vl: &mut VlReader,
+    dt: &Datatype,
+    bytes: &[u8],
+    n: usize,
+    stride: usize,
+    off: usize,
+) -> Result<Column> {
     let size = dt.size();
-    if n > 0 && (n - 1).saturating_mul(stride).saturating_add(off).saturating_add(size) > bytes.len() {
-        return Err(crate::io::invalid(0, format!("raw data holds {} bytes, {n} elements of {size} need more", bytes.len())));
+    if n > 0
+        && (n - 1)
+            .saturating_mul(stride)
+            .saturating_add(off)
+            .saturating_add(size)
+            > bytes.len()
+    {
+        return Err(crate::io::invalid(
+            0,
+            format!(
+                "raw data holds {} bytes, {n} elements of {size} need more",
+                bytes.len()
+            ),
+        ));
     }
     Ok(match dt {
         Datatype::Int { size, signed, be } => {
             let (s, be) = (*size as usize, *be);
             match (s, signed) {
-                (1, true) => Column::primitive(DataType::Int8, Buffer::I8(prim(bytes, n, stride, off, be)), None),
-                (1, false) => Column::primitive(DataType::UInt8, Buffer::U8(prim(bytes, n, stride, off, be)), None),
-                (2, true) => Column::primitive(DataType::Int16, Buffer::I16(prim(bytes, n, stride, off, be)), None),
-                (2, false) => Column::primitive(DataType::UInt16, Buffer::U16(prim(bytes, n, stride, off, be)), None),
-                (4, true) => Column::primitive(DataType::Int32, Buffer::I32(prim(bytes, n, stride, off, be)), None),
-                (4, false) => Column::primitive(DataType::UInt32, Buffer::U32(prim(bytes, n, stride, off, be)), None),
-                (8, true) => Column::primitive(DataType::Int64, Buffer::I64(prim(bytes, n, stride, off, be)), None),
-                (8, false) => Column::primitive(DataType::UInt64, Buffer::U64(prim(bytes, n, stride, off, be)), None),
+                (1, true) => Column::primitive(
+                    DataType::Int8,
+                    Buffer::I8(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (1, false) => Column::primitive(
+                    DataType::UInt8,
+                    Buffer::U8(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (2, true) => Column::primitive(
+                    DataType::Int16,
+                    Buffer::I16(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (2, false) => Column::primitive(
+                    DataType::UInt16,
+                    Buffer::U16(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (4, true) => Column::primitive(
+                    DataType::Int32,
+                    Buffer::I32(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (4, false) => Column::primitive(
+                    DataType::UInt32,
+                    Buffer::U32(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (8, true) => Column::primitive(
+                    DataType::Int64,
+                    Buffer::I64(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
+                (8, false) => Column::primitive(
+                    DataType::UInt64,
+                    Buffer::U64(prim(bytes, n, stride, off, be)),
+                    None,
+                ),
                 (3..=7, _) => {
                     // Odd widths: widen to 64 bits, sign-extending.
                     let mut v = Vec::with_capacity(n);
@@ -93,10 +163,18 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
                             b.reverse();
                         }
                         let x = le_uint(&b);
-                        v.push(if *signed { ((x << (64 - 8 * s)) as i64 >> (64 - 8 * s)) as u64 } else { x });
+                        v.push(if *signed {
+                            ((x << (64 - 8 * s)) as i64 >> (64 - 8 * s)) as u64
+                        } else {
+                            x
+                        });
                     }
                     if *signed {
-                        Column::primitive(DataType::Int64, Buffer::I64(v.into_iter().map(|x| x as i64).collect()), None)
+                        Column::primitive(
+                            DataType::Int64,
+                            Buffer::I64(v.into_iter().map(|x| x as i64).collect()),
+                            None,
+                        )
                     } else {
                         Column::primitive(DataType::UInt64, Buffer::U64(v), None)
                     }
@@ -105,9 +183,21 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
             }
         }
         Datatype::Float { size, be } => match size {
-            2 => Column::primitive(DataType::Float16, Buffer::U16(prim(bytes, n, stride, off, *be)), None),
-            4 => Column::primitive(DataType::Float32, Buffer::F32(prim(bytes, n, stride, off, *be)), None),
-            _ => Column::primitive(DataType::Float64, Buffer::F64(prim(bytes, n, stride, off, *be)), None),
+            2 => Column::primitive(
+                DataType::Float16,
+                Buffer::U16(prim(bytes, n, stride, off, *be)),
+                None,
+            ),
+            4 => Column::primitive(
+                DataType::Float32,
+                Buffer::F32(prim(bytes, n, stride, off, *be)),
+                None,
+            ),
+            _ => Column::primitive(
+                DataType::Float64,
+                Buffer::F64(prim(bytes, n, stride, off, *be)),
+                None,
+            ),
         },
         Datatype::FixedString { size, pad, .. } => {
             let s = *size as usize;
@@ -118,7 +208,12 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
                 let v = &bytes[i * stride + off..i * stride + off + s];
                 let v = match pad {
                     0 => &v[..v.iter().position(|&b| b == 0).unwrap_or(s)],
-                    2 => &v[..v.iter().rposition(|&b| b != b' ' && b != 0).map_or(0, |p| p + 1)],
+                    2 => {
+                        &v[..v
+                            .iter()
+                            .rposition(|&b| b != b' ' && b != 0)
+                            .map_or(0, |p| p + 1)]
+                    }
                     _ => &v[..v.iter().rposition(|&b| b != 0).map_or(0, |p| p + 1)],
                 };
                 data.extend_from_slice(v);
@@ -126,13 +221,30 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
             }
             utf8_or_binary(offsets, data, None)
         }
-        Datatype::Reference { size: 8, kind: 0 } => Column::primitive(DataType::UInt64, Buffer::U64(prim(bytes, n, stride, off, false)), None),
-        Datatype::Bitfield { size: sz @ (1 | 2 | 4 | 8), be } => {
-            decode(vl, &Datatype::Int { size: *sz, signed: false, be: *be }, bytes, n, stride, off)?
-        }
-        Datatype::Bitfield { size, .. } | Datatype::Opaque { size, .. } | Datatype::Time { size } | Datatype::Reference { size, .. } => {
-            fixed_binary(bytes, n, stride, off, *size as usize)
-        }
+        Datatype::Reference { size: 8, kind: 0 } => Column::primitive(
+            DataType::UInt64,
+            Buffer::U64(prim(bytes, n, stride, off, false)),
+            None,
+        ),
+        Datatype::Bitfield {
+            size: sz @ (1 | 2 | 4 | 8),
+            be,
+        } => decode(
+            vl,
+            &Datatype::Int {
+                size: *sz,
+                signed: false,
+                be: *be,
+            },
+            bytes,
+            n,
+            stride,
+            off,
+        )?,
+        Datatype::Bitfield { size, .. }
+        | Datatype::Opaque { size, .. }
+        | Datatype::Time { size }
+        | Datatype::Reference { size, .. } => fixed_binary(bytes, n, stride, off, *size as usize),
         Datatype::Enum { base, .. } => decode(vl, base, bytes, n, stride, off)?,
         Datatype::Compound { members, .. } => {
             let mut fields = Vec::with_capacity(members.len());
@@ -142,7 +254,13 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
                 fields.push(Field::new(m.name.clone(), c.dtype.clone(), true));
                 children.push(c);
             }
-            Column { dtype: DataType::Struct(fields), len: n, validity: None, buffers: vec![], children }
+            Column {
+                dtype: DataType::Struct(fields),
+                len: n,
+                validity: None,
+                buffers: vec![],
+                children,
+            }
         }
         Datatype::Array { dims, base } => {
             let count: usize = dims.iter().map(|&d| d as usize).product();
@@ -155,6 +273,8 @@ pub fn decode(vl: &mut VlReader, dt: &Datatype, bytes: &[u8], n: usize, stride: 
             let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
             fixed_size_lists(child, &d)
         }
-        Datatype::VlString { .. } | Datatype::VlSequence { .. } => vl.decode_vl(dt, bytes, n, stride, off)?,
+        Datatype::VlString { .. } | Datatype::VlSequence { .. } => {
+            vl.decode_vl(dt, bytes, n, stride, off)?
+        }
     })
 }

@@ -27,7 +27,8 @@ impl FractalHeap {
         let at = ctx.abs(addr)?;
         let so = ctx.sb.so as u64;
         let sl = ctx.sb.sl as u64;
-        let base_len = 4 + 1 + 2 + 2 + 1 + 4 + sl + so + sl + so + sl * 8 + 2 + sl * 2 + 2 + 2 + so + 2;
+        let base_len =
+            4 + 1 + 2 + 2 + 1 + 4 + sl + so + sl + so + sl * 8 + 2 + sl * 2 + 2 + 2 + so + 2;
         let b = ctx.read(addr, base_len, "fractal heap header")?;
         let mut c = Cur::new(b, at, "fractal heap header", ctx.sb.so, ctx.sb.sl);
         c.sig(b"FRHP")?;
@@ -50,10 +51,23 @@ impl FractalHeap {
         c.u16()?;
         let root = c.addr()?;
         let root_rows = c.u16()? as u64;
-        let total = base_len + if filter_len > 0 { sl + 4 + filter_len } else { 0 } + 4;
+        let total = base_len
+            + if filter_len > 0 {
+                sl + 4 + filter_len
+            } else {
+                0
+            }
+            + 4;
         let full = ctx.read(addr, total, "fractal heap header")?;
         checksum::verify(full, at, "fractal heap header")?;
-        if width == 0 || max_direct < start_block || !width.is_power_of_two() || !start_block.is_power_of_two() || !max_direct.is_power_of_two() || max_heap_bits > 64 || width > 65536 {
+        if width == 0
+            || max_direct < start_block
+            || !width.is_power_of_two()
+            || !start_block.is_power_of_two()
+            || !max_direct.is_power_of_two()
+            || max_heap_bits > 64
+            || width > 65536
+        {
             return Err(invalid(at, "fractal heap header: bad table parameters"));
         }
         let off_bytes = (max_heap_bits as usize).div_ceil(8);
@@ -79,7 +93,8 @@ impl FractalHeap {
         if r == 0 {
             self.start_block
         } else {
-            self.start_block.saturating_mul(1u64.checked_shl((r - 1) as u32).unwrap_or(u64::MAX))
+            self.start_block
+                .saturating_mul(1u64.checked_shl((r - 1) as u32).unwrap_or(u64::MAX))
         }
     }
 
@@ -104,7 +119,9 @@ impl FractalHeap {
             }
             2 => {
                 let n = (id[0] & 0x0f) as usize + 1;
-                id.get(1..1 + n).map(std::borrow::Cow::Borrowed).ok_or_else(|| invalid(self.at, "fractal heap: tiny object longer than its ID"))
+                id.get(1..1 + n)
+                    .map(std::borrow::Cow::Borrowed)
+                    .ok_or_else(|| invalid(self.at, "fractal heap: tiny object longer than its ID"))
             }
             1 => self.huge(ctx, id).map(std::borrow::Cow::Borrowed),
             _ => Err(invalid(self.at, format!("fractal heap: heap ID type {ty}"))),
@@ -125,11 +142,17 @@ impl FractalHeap {
         }
         let key = le_uint(&id[1..id.len().min(self.id_len).min(9)]);
         if self.huge_btree == UNDEF {
-            return Err(invalid(self.at, "fractal heap: huge object without a huge-object B-tree"));
+            return Err(invalid(
+                self.at,
+                "fractal heap: huge object without a huge-object B-tree",
+            ));
         }
         let (h, recs) = crate::btree_v2::records(ctx, self.huge_btree)?;
         if h.kind != 1 {
-            return Err(unsupported(self.at, format!("fractal heap: huge-object B-tree record type {}", h.kind)));
+            return Err(unsupported(
+                self.at,
+                format!("fractal heap: huge-object B-tree record type {}", h.kind),
+            ));
         }
         for r in recs {
             if r.len() >= so + 2 * sl && le_uint(&r[so + sl..so + 2 * sl]) == key {
@@ -138,7 +161,10 @@ impl FractalHeap {
                 return ctx.read(a, l, "fractal heap huge object");
             }
         }
-        Err(invalid(self.at, format!("fractal heap: huge object {key} not in its B-tree")))
+        Err(invalid(
+            self.at,
+            format!("fractal heap: huge object {key} not in its B-tree"),
+        ))
     }
 
     fn managed<'a>(&self, ctx: &Ctx<'a>, off: u64, len: u64) -> Result<&'a [u8]> {
@@ -161,7 +187,10 @@ impl FractalHeap {
             loop {
                 depth += 1;
                 if depth > 64 {
-                    return Err(invalid(self.at, "fractal heap: indirect blocks nested too deep"));
+                    return Err(invalid(
+                        self.at,
+                        "fractal heap: indirect blocks nested too deep",
+                    ));
                 }
                 // Find the row and column holding `off`.
                 let mut row_start = ib_off;
@@ -170,30 +199,50 @@ impl FractalHeap {
                     let rs = self.row_size(r);
                     let span = rs.saturating_mul(self.width);
                     if off < row_start.saturating_add(span) {
-                        found = Some((r, (off - row_start) / rs, row_start + (off - row_start) / rs * rs, rs));
+                        found = Some((
+                            r,
+                            (off - row_start) / rs,
+                            row_start + (off - row_start) / rs * rs,
+                            rs,
+                        ));
                         break;
                     }
                     row_start = row_start.saturating_add(span);
                 }
-                let (r, col, child_off, rs) = found.ok_or_else(|| invalid(self.at, "fractal heap: object offset past the heap"))?;
+                let (r, col, child_off, rs) = found
+                    .ok_or_else(|| invalid(self.at, "fractal heap: object offset past the heap"))?;
                 let ndirect = rows.min(self.max_direct_rows());
                 let so = ctx.sb.so as u64;
                 let entry = r * self.width + col;
                 let prefix = 4 + 1 + so + self.off_bytes as u64;
                 let child = if r < self.max_direct_rows() {
-                    let b = ctx.read(ib.saturating_add(prefix + entry * so), so, "fractal heap indirect block")?;
+                    let b = ctx.read(
+                        ib.saturating_add(prefix + entry * so),
+                        so,
+                        "fractal heap indirect block",
+                    )?;
                     le_uint(b)
                 } else {
                     let ie = entry - ndirect * self.width;
-                    let b = ctx.read(ib.saturating_add(prefix + ndirect * self.width * so + ie * so), so, "fractal heap indirect block")?;
+                    let b = ctx.read(
+                        ib.saturating_add(prefix + ndirect * self.width * so + ie * so),
+                        so,
+                        "fractal heap indirect block",
+                    )?;
                     le_uint(b)
                 };
                 let sig = ctx.read(ib, 4, "fractal heap indirect block")?;
                 if sig != b"FHIB" {
-                    return Err(invalid(ctx.abs(ib)?, "fractal heap: missing FHIB signature"));
+                    return Err(invalid(
+                        ctx.abs(ib)?,
+                        "fractal heap: missing FHIB signature",
+                    ));
                 }
                 if child == 0 || child == UNDEF || (so < 8 && child == (1u64 << (8 * so)) - 1) {
-                    return Err(invalid(ctx.abs(ib)?, "fractal heap: object in an unallocated block"));
+                    return Err(invalid(
+                        ctx.abs(ib)?,
+                        "fractal heap: object in an unallocated block",
+                    ));
                 }
                 if r < self.max_direct_rows() {
                     block = child;
@@ -203,16 +252,26 @@ impl FractalHeap {
                 }
                 ib = child;
                 ib_off = child_off;
-                rows = (rs.trailing_zeros().saturating_sub(self.start_block.saturating_mul(self.width).trailing_zeros())) as u64 + 1;
+                rows = (rs
+                    .trailing_zeros()
+                    .saturating_sub(self.start_block.saturating_mul(self.width).trailing_zeros()))
+                    as u64
+                    + 1;
             }
         }
         let rel = off - block_off;
         if rel.checked_add(len).is_none_or(|e| e > block_size) {
-            return Err(invalid(ctx.abs(block)?, "fractal heap: object extends past its direct block"));
+            return Err(invalid(
+                ctx.abs(block)?,
+                "fractal heap: object extends past its direct block",
+            ));
         }
         let sig = ctx.read(block, 4, "fractal heap direct block")?;
         if sig != b"FHDB" {
-            return Err(invalid(ctx.abs(block)?, "fractal heap: missing FHDB signature"));
+            return Err(invalid(
+                ctx.abs(block)?,
+                "fractal heap: missing FHDB signature",
+            ));
         }
         let _ = self.max_heap_bits;
         ctx.read(block.saturating_add(rel), len, "fractal heap object")

@@ -25,10 +25,16 @@ impl<'a> Collection<'a> {
         let sl = ctx.sb.sl as usize;
         let head = ctx.read(addr, 8 + sl as u64, "global heap collection header")?;
         if &head[..4] != b"GCOL" {
-            return Err(invalid(at, "global heap collection: missing GCOL signature"));
+            return Err(invalid(
+                at,
+                "global heap collection: missing GCOL signature",
+            ));
         }
         if head[4] != 1 {
-            return Err(invalid(at, format!("global heap collection version {}", head[4])));
+            return Err(invalid(
+                at,
+                format!("global heap collection version {}", head[4]),
+            ));
         }
         let size = le_uint(&head[8..8 + sl]);
         if size < 16 || size > u32::MAX as u64 {
@@ -46,7 +52,10 @@ impl<'a> Collection<'a> {
             }
             let start = p + ohdr;
             if osize > (bytes.len() - start) as u64 {
-                return Err(invalid(at + p as u64, format!("global heap object {idx}: size {osize} past its collection")));
+                return Err(invalid(
+                    at + p as u64,
+                    format!("global heap object {idx}: size {osize} past its collection"),
+                ));
             }
             if objs.len() <= idx {
                 objs.resize(idx + 1, MISSING);

@@ -19,7 +19,13 @@ pub enum LinkTarget {
 pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> {
     let mut out = Vec::new();
     if let Some(m) = oh.find(MSG_SYMBOL_TABLE) {
-        let mut c = Cur::new(m.data, m.offset, "symbol table message", ctx.sb.so, ctx.sb.sl);
+        let mut c = Cur::new(
+            m.data,
+            m.offset,
+            "symbol table message",
+            ctx.sb.so,
+            ctx.sb.sl,
+        );
         let btree = c.addr()?;
         let heap = LocalHeap::open(ctx, c.addr()?)?;
         let so = ctx.sb.so as u64;
@@ -31,7 +37,11 @@ pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> 
                 return Err(invalid(at, "symbol table node: missing SNOD signature"));
             }
             let n = u16::from_le_bytes([head[6], head[7]]) as u64;
-            let body = ctx.read(snod.saturating_add(8), n * entry, "symbol table node entries")?;
+            let body = ctx.read(
+                snod.saturating_add(8),
+                n * entry,
+                "symbol table node entries",
+            )?;
             let mut c = Cur::new(body, at + 8, "symbol table entry", ctx.sb.so, ctx.sb.sl);
             for _ in 0..n {
                 let name_off = c.addr()?;
@@ -66,7 +76,10 @@ pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> 
             let fh = FractalHeap::open(ctx, heap)?;
             let (h, recs) = btree_v2::records(ctx, name_index)?;
             if h.kind != 5 {
-                return Err(invalid(ctx.abs(name_index)?, format!("link name index has record type {}", h.kind)));
+                return Err(invalid(
+                    ctx.abs(name_index)?,
+                    format!("link name index has record type {}", h.kind),
+                ));
             }
             for r in recs {
                 let obj = fh.get(ctx, &r[4..])?;

@@ -20,7 +20,14 @@ pub fn unsupported(offset: u64, msg: impl Into<String>) -> DecodeError {
 /// Read `len` bytes at absolute file offset `off`, naming the structure on truncation.
 pub fn read_abs<'a>(src: &'a dyn ByteSource, off: u64, len: u64, what: &str) -> Result<&'a [u8]> {
     if off.checked_add(len).is_none_or(|e| e > src.size()) {
-        return Err(err(off, ErrorCode::Truncated, format!("{what}: needs {len} bytes at {off}, file has {}", src.size())));
+        return Err(err(
+            off,
+            ErrorCode::Truncated,
+            format!(
+                "{what}: needs {len} bytes at {off}, file has {}",
+                src.size()
+            ),
+        ));
     }
     src.read(Format::Hdf5, off, len as usize)
 }
@@ -40,7 +47,14 @@ pub struct Cur<'a> {
 #[allow(clippy::len_without_is_empty)]
 impl<'a> Cur<'a> {
     pub fn new(buf: &'a [u8], base: u64, what: &'static str, so: u8, sl: u8) -> Self {
-        Cur { buf, pos: 0, base, what, so, sl }
+        Cur {
+            buf,
+            pos: 0,
+            base,
+            what,
+            so,
+            sl,
+        }
     }
     pub fn off(&self) -> u64 {
         self.base + self.pos as u64
@@ -49,7 +63,16 @@ impl<'a> Cur<'a> {
         self.buf.len() - self.pos
     }
     pub fn trunc(&self, n: usize) -> DecodeError {
-        err(self.off(), ErrorCode::Truncated, format!("{}: needs {n} more bytes at {}, has {}", self.what, self.off(), self.remaining()))
+        err(
+            self.off(),
+            ErrorCode::Truncated,
+            format!(
+                "{}: needs {n} more bytes at {}, has {}",
+                self.what,
+                self.off(),
+                self.remaining()
+            ),
+        )
     }
     pub fn invalid(&self, msg: impl std::fmt::Display) -> DecodeError {
         invalid(self.off(), format!("{}: {msg}", self.what))
@@ -102,14 +125,25 @@ impl<'a> Cur<'a> {
         let at = self.off();
         let b = self.bytes(4)?;
         if b != sig {
-            return Err(invalid(at, format!("{}: expected signature {:?}, found {:?}", self.what, String::from_utf8_lossy(sig), String::from_utf8_lossy(b))));
+            return Err(invalid(
+                at,
+                format!(
+                    "{}: expected signature {:?}, found {:?}",
+                    self.what,
+                    String::from_utf8_lossy(sig),
+                    String::from_utf8_lossy(b)
+                ),
+            ));
         }
         Ok(())
     }
     /// Null-terminated string (consumes the terminator).
     pub fn cstr(&mut self) -> Result<&'a [u8]> {
         let rest = &self.buf[self.pos..];
-        let n = rest.iter().position(|&b| b == 0).ok_or_else(|| self.invalid("unterminated string"))?;
+        let n = rest
+            .iter()
+            .position(|&b| b == 0)
+            .ok_or_else(|| self.invalid("unterminated string"))?;
         self.pos += n + 1;
         Ok(&rest[..n])
     }

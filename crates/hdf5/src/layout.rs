@@ -11,8 +11,16 @@ pub enum ChunkIndexKind {
     /// `Some((filtered size, filter mask))` when the single chunk is filtered.
     Single(Option<(u64, u32)>),
     Implicit,
-    FixedArray { page_bits: u8 },
-    ExtensibleArray { max_bits: u8, idx_elmts: u8, min_ptrs: u8, min_elmts: u8, page_bits: u8 },
+    FixedArray {
+        page_bits: u8,
+    },
+    ExtensibleArray {
+        max_bits: u8,
+        idx_elmts: u8,
+        min_ptrs: u8,
+        min_elmts: u8,
+        page_bits: u8,
+    },
     BTreeV2,
 }
 
@@ -31,9 +39,20 @@ impl ChunkIndexKind {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Layout {
-    Compact { data: Vec<u8>, offset: u64 },
-    Contiguous { addr: u64, size: u64 },
-    Chunked { version: u8, dims: Vec<u64>, index: ChunkIndexKind, addr: u64 },
+    Compact {
+        data: Vec<u8>,
+        offset: u64,
+    },
+    Contiguous {
+        addr: u64,
+        size: u64,
+    },
+    Chunked {
+        version: u8,
+        dims: Vec<u64>,
+        index: ChunkIndexKind,
+        addr: u64,
+    },
 }
 
 impl Layout {
@@ -54,18 +73,31 @@ impl Layout {
                 let class = c.u8()?;
                 c.skip(5)?;
                 let addr = if class != 0 { c.addr()? } else { UNDEF };
-                let dims: Vec<u64> = (0..nd).map(|_| c.u32().map(|v| v as u64)).collect::<Result<_>>()?;
+                let dims: Vec<u64> = (0..nd)
+                    .map(|_| c.u32().map(|v| v as u64))
+                    .collect::<Result<_>>()?;
                 match class {
                     0 => {
                         let n = c.u32()? as usize;
                         let off = c.off();
-                        Ok(Layout::Compact { data: c.bytes(n)?.to_vec(), offset: off })
+                        Ok(Layout::Compact {
+                            data: c.bytes(n)?.to_vec(),
+                            offset: off,
+                        })
                     }
-                    1 => Ok(Layout::Contiguous { addr, size: u64::MAX }),
+                    1 => Ok(Layout::Contiguous {
+                        addr,
+                        size: u64::MAX,
+                    }),
                     2 => {
                         c.u32()?;
                         let dims = dims[..nd.saturating_sub(1)].to_vec();
-                        Ok(Layout::Chunked { version, dims, index: ChunkIndexKind::BTreeV1, addr })
+                        Ok(Layout::Chunked {
+                            version,
+                            dims,
+                            index: ChunkIndexKind::BTreeV1,
+                            addr,
+                        })
                     }
                     k => Err(unsupported(at, format!("layout class {k}"))),
                 }
@@ -76,7 +108,10 @@ impl Layout {
                     0 => {
                         let n = c.u16()? as usize;
                         let off = c.off();
-                        Ok(Layout::Compact { data: c.bytes(n)?.to_vec(), offset: off })
+                        Ok(Layout::Compact {
+                            data: c.bytes(n)?.to_vec(),
+                            offset: off,
+                        })
                     }
                     1 => {
                         let addr = c.addr()?;
@@ -86,9 +121,16 @@ impl Layout {
                     2 if version == 3 => {
                         let nd = c.u8()? as usize;
                         let addr = c.addr()?;
-                        let dims: Vec<u64> = (0..nd).map(|_| c.u32().map(|v| v as u64)).collect::<Result<_>>()?;
+                        let dims: Vec<u64> = (0..nd)
+                            .map(|_| c.u32().map(|v| v as u64))
+                            .collect::<Result<_>>()?;
                         let dims = dims[..nd.saturating_sub(1)].to_vec();
-                        Ok(Layout::Chunked { version, dims, index: ChunkIndexKind::BTreeV1, addr })
+                        Ok(Layout::Chunked {
+                            version,
+                            dims,
+                            index: ChunkIndexKind::BTreeV1,
+                            addr,
+                        })
                     }
                     2 => {
                         let flags = c.u8()?;
@@ -123,7 +165,12 @@ impl Layout {
                             t => return Err(unsupported(at, format!("chunk index type {t}"))),
                         };
                         let addr = c.addr()?;
-                        Ok(Layout::Chunked { version, dims, index, addr })
+                        Ok(Layout::Chunked {
+                            version,
+                            dims,
+                            index,
+                            addr,
+                        })
                     }
                     3 => Err(unsupported(at, "virtual dataset layout")),
                     k => Err(unsupported(at, format!("layout class {k}"))),
@@ -149,12 +196,19 @@ pub fn parse_filters(c: &mut Cur) -> Result<Vec<Filter>> {
     if version == 1 {
         c.skip(6)?;
     } else if version != 2 {
-        return Err(unsupported(at, format!("filter pipeline version {version}")));
+        return Err(unsupported(
+            at,
+            format!("filter pipeline version {version}"),
+        ));
     }
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let id = c.u16()?;
-        let name_len = if version == 1 || id >= 256 { c.u16()? as usize } else { 0 };
+        let name_len = if version == 1 || id >= 256 {
+            c.u16()? as usize
+        } else {
+            0
+        };
         let flags = c.u16()?;
         let ncd = c.u16()? as usize;
         let name = if name_len > 0 {
@@ -171,7 +225,12 @@ pub fn parse_filters(c: &mut Cur) -> Result<Vec<Filter>> {
         if version == 1 && ncd % 2 == 1 {
             c.skip(4.min(c.remaining()))?;
         }
-        out.push(Filter { id, name, flags, cd });
+        out.push(Filter {
+            id,
+            name,
+            flags,
+            cd,
+        });
     }
     Ok(out)
 }
@@ -180,7 +239,11 @@ pub fn parse_filters(c: &mut Cur) -> Result<Vec<Filter>> {
 pub fn parse_fill(c: &mut Cur, old: bool) -> Result<Option<Vec<u8>>> {
     if old {
         let n = c.u32()? as usize;
-        return Ok(if n == 0 { None } else { Some(c.bytes(n)?.to_vec()) });
+        return Ok(if n == 0 {
+            None
+        } else {
+            Some(c.bytes(n)?.to_vec())
+        });
     }
     let at = c.off();
     let version = c.u8()?;
@@ -196,13 +259,21 @@ pub fn parse_fill(c: &mut Cur, old: bool) -> Result<Option<Vec<u8>>> {
                 return Ok(None);
             }
             let n = c.u32()? as usize;
-            Ok(if n == 0 || defined == 0 { None } else { Some(c.bytes(n)?.to_vec()) })
+            Ok(if n == 0 || defined == 0 {
+                None
+            } else {
+                Some(c.bytes(n)?.to_vec())
+            })
         }
         3 => {
             let flags = c.u8()?;
             if flags & 0x20 != 0 {
                 let n = c.u32()? as usize;
-                Ok(if n == 0 { None } else { Some(c.bytes(n)?.to_vec()) })
+                Ok(if n == 0 {
+                    None
+                } else {
+                    Some(c.bytes(n)?.to_vec())
+                })
             } else {
                 Ok(None)
             }

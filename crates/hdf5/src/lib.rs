@@ -56,7 +56,8 @@ impl<'a> Ctx<'a> {
         if addr == UNDEF {
             return Err(invalid(0, "use of the undefined address"));
         }
-        addr.checked_add(self.sb.base).ok_or_else(|| invalid(0, format!("address {addr} overflows")))
+        addr.checked_add(self.sb.base)
+            .ok_or_else(|| invalid(0, format!("address {addr} overflows")))
     }
     pub fn read(&self, addr: u64, len: u64, what: &str) -> Result<&'a [u8]> {
         io::read_abs(self.src, self.abs(addr)?, len, what)
@@ -84,6 +85,9 @@ pub struct Entry {
     pub shape: Vec<u64>,
     /// Datatype description (datasets and committed datatypes), e.g. `vlen-str(utf8)`.
     pub dtype: String,
+    /// Object header address (file-relative, as object references store it); `u64::MAX`
+    /// for unresolved links. Two entries with the same address are the same object.
+    pub addr: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -130,16 +134,26 @@ struct Dataset {
 
 impl Hdf5File {
     pub fn open(src: &dyn ByteSource) -> Result<Hdf5File> {
-        Ok(Hdf5File { superblock: Superblock::find(src)?, max_read_bytes: DEFAULT_MAX_READ_BYTES })
+        Ok(Hdf5File {
+            superblock: Superblock::find(src)?,
+            max_read_bytes: DEFAULT_MAX_READ_BYTES,
+        })
     }
 
     fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {
-        Ctx { src, sb: &self.superblock }
+        Ctx {
+            src,
+            sb: &self.superblock,
+        }
     }
 
     fn resolve(&self, ctx: &Ctx, path: &str, depth: u32) -> Result<u64> {
         if depth > 16 {
-            return Err(err(0, ErrorCode::TooDeep, format!("{path}: too many soft links")));
+            return Err(err(
+                0,
+                ErrorCode::TooDeep,
+                format!("{path}: too many soft links"),
+            ));
         }
         let mut addr = self.superblock.root;
         let mut walked = String::new();
@@ -152,13 +166,27 @@ impl Hdf5File {
             addr = match target {
                 Some(LinkTarget::Hard(a)) => a,
                 Some(LinkTarget::Soft(t)) => {
-                    let t = if t.starts_with('/') { t } else { format!("{}/{t}", &walked[..walked.len() - part.len() - 1]) };
+                    let t = if t.starts_with('/') {
+                        t
+                    } else {
+                        format!("{}/{t}", &walked[..walked.len() - part.len() - 1])
+                    };
                     self.resolve(ctx, &t, depth + 1)?
                 }
                 Some(LinkTarget::External(t)) => {
-                    return Err(err(0, ErrorCode::Unsupported, format!("{walked}: external link to {t}")));
+                    return Err(err(
+                        0,
+                        ErrorCode::Unsupported,
+                        format!("{walked}: external link to {t}"),
+                    ));
                 }
-                None => return Err(err(0, ErrorCode::NotFound, format!("{walked}: no such object"))),
+                None => {
+                    return Err(err(
+                        0,
+                        ErrorCode::NotFound,
+                        format!("{walked}: no such object"),
+                    ))
+                }
             };
         }
         Ok(addr)
@@ -173,22 +201,48 @@ impl Hdf5File {
         for (name, target) in group::links(&ctx, &oh)? {
             let addr = match target {
                 LinkTarget::Hard(a) => Some(a),
-                LinkTarget::Soft(_) => self.resolve(&ctx, &format!("{}/{name}", path.trim_end_matches('/')), 0).ok(),
+                LinkTarget::Soft(_) => self
+                    .resolve(&ctx, &format!("{}/{name}", path.trim_end_matches('/')), 0)
+                    .ok(),
                 LinkTarget::External(_) => None,
             };
             let Some(addr) = addr else {
-                out.push(Entry { name, kind: EntryKind::Link, shape: vec![], dtype: String::new() });
+                out.push(Entry {
+                    name,
+                    kind: EntryKind::Link,
+                    shape: vec![],
+                    dtype: String::new(),
+                    addr: UNDEF,
+                });
                 continue;
             };
             let child = ObjectHeader::parse(&ctx, addr)?;
             let entry = if child.find(MSG_LAYOUT).is_some() {
                 let ds = self.dataset_at(&ctx, addr)?;
-                Entry { name, kind: EntryKind::Dataset, shape: ds.space.dims.clone(), dtype: ds.dtype.describe() }
+                Entry {
+                    name,
+                    kind: EntryKind::Dataset,
+                    shape: ds.space.dims.clone(),
+                    dtype: ds.dtype.describe(),
+                    addr,
+                }
             } else if let Some(m) = child.find(MSG_DATATYPE) {
                 let dt = attribute::datatype(&ctx, m.data, m.offset, m.flags & 2 != 0)?;
-                Entry { name, kind: EntryKind::Datatype, shape: vec![], dtype: dt.describe() }
+                Entry {
+                    name,
+                    kind: EntryKind::Datatype,
+                    shape: vec![],
+                    dtype: dt.describe(),
+                    addr,
+                }
             } else {
-                Entry { name, kind: EntryKind::Group, shape: vec![], dtype: String::new() }
+                Entry {
+                    name,
+                    kind: EntryKind::Group,
+                    shape: vec![],
+                    dtype: String::new(),
+                    addr,
+                }
             };
             out.push(entry);
         }
@@ -206,7 +260,11 @@ impl Hdf5File {
             let n = a.space.num_elements().unwrap_or(0) as usize;
             let mut vl = VlReader::new(&ctx, self.max_read_bytes);
             let col = decode(&mut vl, &a.dtype, &a.data, n, a.dtype.size(), 0)?;
-            let col = if a.space.dims.len() > 1 { fixed_size_lists(col, &a.space.dims[1..]) } else { col };
+            let col = if a.space.dims.len() > 1 {
+                fixed_size_lists(col, &a.space.dims[1..])
+            } else {
+                col
+            };
             out.push((a.name, col));
         }
         Ok(out)
@@ -215,29 +273,73 @@ impl Hdf5File {
     fn dataset_at(&self, ctx: &Ctx, addr: u64) -> Result<Dataset> {
         let oh = ObjectHeader::parse(ctx, addr)?;
         let at = ctx.abs(addr)?;
-        let m = |k: u16, what: &str| oh.find(k).ok_or_else(|| err(at, ErrorCode::NotFound, format!("object at {at} is not a dataset (no {what} message)")));
+        let m = |k: u16, what: &str| {
+            oh.find(k).ok_or_else(|| {
+                err(
+                    at,
+                    ErrorCode::NotFound,
+                    format!("object at {at} is not a dataset (no {what} message)"),
+                )
+            })
+        };
         let sm = m(MSG_DATASPACE, "dataspace")?;
-        let space = Dataspace::parse(&mut Cur::new(sm.data, sm.offset, "dataspace message", ctx.sb.so, ctx.sb.sl))?;
+        let space = Dataspace::parse(&mut Cur::new(
+            sm.data,
+            sm.offset,
+            "dataspace message",
+            ctx.sb.so,
+            ctx.sb.sl,
+        ))?;
         let tm = m(MSG_DATATYPE, "datatype")?;
         let dtype = attribute::datatype(ctx, tm.data, tm.offset, tm.flags & 2 != 0)?;
         let lm = m(MSG_LAYOUT, "layout")?;
-        let layout = Layout::parse(&mut Cur::new(lm.data, lm.offset, "layout message", ctx.sb.so, ctx.sb.sl))?;
+        let layout = Layout::parse(&mut Cur::new(
+            lm.data,
+            lm.offset,
+            "layout message",
+            ctx.sb.so,
+            ctx.sb.sl,
+        ))?;
         let filters = match oh.find(MSG_FILTERS) {
-            Some(f) => layout::parse_filters(&mut Cur::new(f.data, f.offset, "filter pipeline message", ctx.sb.so, ctx.sb.sl))?,
+            Some(f) => layout::parse_filters(&mut Cur::new(
+                f.data,
+                f.offset,
+                "filter pipeline message",
+                ctx.sb.so,
+                ctx.sb.sl,
+            ))?,
             None => vec![],
         };
         let fill = match (oh.find(MSG_FILL), oh.find(MSG_FILL_OLD)) {
-            (Some(f), _) => layout::parse_fill(&mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl), false)?,
-            (None, Some(f)) => layout::parse_fill(&mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl), true)?,
+            (Some(f), _) => layout::parse_fill(
+                &mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl),
+                false,
+            )?,
+            (None, Some(f)) => layout::parse_fill(
+                &mut Cur::new(f.data, f.offset, "fill value message", ctx.sb.so, ctx.sb.sl),
+                true,
+            )?,
             _ => None,
         };
         if oh.find(MSG_EXTERNAL).is_some() {
-            return Err(err(at, ErrorCode::Unsupported, "dataset with external storage"));
+            return Err(err(
+                at,
+                ErrorCode::Unsupported,
+                "dataset with external storage",
+            ));
         }
         if dtype.size() == 0 {
             return Err(invalid(tm.offset, "datatype of size 0"));
         }
-        Ok(Dataset { layout_version: lm.data.first().copied().unwrap_or(0), dtype, space, layout, filters, fill, at })
+        Ok(Dataset {
+            layout_version: lm.data.first().copied().unwrap_or(0),
+            dtype,
+            space,
+            layout,
+            filters,
+            fill,
+            at,
+        })
     }
 
     fn dataset(&self, ctx: &Ctx, path: &str) -> Result<Dataset> {
@@ -249,7 +351,9 @@ impl Hdf5File {
         let ctx = self.ctx(src);
         let ds = self.dataset(&ctx, path)?;
         let (chunks, chunk_index) = match &ds.layout {
-            Layout::Chunked { dims, index, .. } => (Some(dims.clone()), Some(index.name().to_string())),
+            Layout::Chunked { dims, index, .. } => {
+                (Some(dims.clone()), Some(index.name().to_string()))
+            }
             _ => (None, None),
         };
         Ok(DatasetInfo {
@@ -261,7 +365,11 @@ impl Hdf5File {
             layout_version: ds.layout_version,
             chunks,
             chunk_index,
-            filters: ds.filters.iter().map(|f| filters::filter_name(f.id).to_string()).collect(),
+            filters: ds
+                .filters
+                .iter()
+                .map(|f| filters::filter_name(f.id).to_string())
+                .collect(),
             fields: arrow_fields(&ds.dtype, &ds.space, path),
         })
     }
@@ -269,8 +377,17 @@ impl Hdf5File {
     /// Byte ranges (absolute offset, length; sorted, coalesced) that `read` with the same
     /// arguments touches. Ranges whose location depends on bytes not loaded yet are listed
     /// as the next missing range; call again after loading to get the rest.
-    pub fn plan(&self, src: &dyn ByteSource, path: &str, start: u64, count: Option<u64>) -> Result<Vec<(u64, u64)>> {
-        let rec = Recorder { inner: src, log: RefCell::new(Vec::new()) };
+    pub fn plan(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+    ) -> Result<Vec<(u64, u64)>> {
+        let rec = Recorder {
+            inner: src,
+            log: RefCell::new(Vec::new()),
+        };
         let res = self.read(&rec, path, start, count);
         let mut log = rec.log.into_inner();
         match res {
@@ -284,16 +401,36 @@ impl Hdf5File {
     /// Rows `start .. start+count` (first dimension; all remaining rows when `count` is
     /// `None`). Compound → one column per member; otherwise one column named after the
     /// dataset; trailing dimensions → (nested) FixedSizeList.
-    pub fn read(&self, src: &dyn ByteSource, path: &str, start: u64, count: Option<u64>) -> Result<Batch> {
+    pub fn read(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+    ) -> Result<Batch> {
         let ctx = self.ctx(src);
         let ds = self.dataset(&ctx, path)?;
         let dims = &ds.space.dims;
-        let nrows_total = if ds.space.null { 0 } else if dims.is_empty() { 1 } else { dims[0] };
+        let nrows_total = if ds.space.null {
+            0
+        } else if dims.is_empty() {
+            1
+        } else {
+            dims[0]
+        };
         if start > nrows_total {
-            return Err(err(ds.at, ErrorCode::NotFound, format!("{path}: start row {start} past {nrows_total} rows")));
+            return Err(err(
+                ds.at,
+                ErrorCode::NotFound,
+                format!("{path}: start row {start} past {nrows_total} rows"),
+            ));
         }
         let nrows = count.unwrap_or(u64::MAX).min(nrows_total - start);
-        let row_elems: u64 = dims.iter().skip(1).try_fold(1u64, |a, &d| a.checked_mul(d)).ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
+        let row_elems: u64 = dims
+            .iter()
+            .skip(1)
+            .try_fold(1u64, |a, &d| a.checked_mul(d))
+            .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
         let es = ds.dtype.size() as u64;
         let at = ds.at;
         let locate = |mut e: DecodeError| {
@@ -303,7 +440,9 @@ impl Hdf5File {
             }
             e
         };
-        let raw = self.read_raw(&ctx, &ds, start, nrows, row_elems).map_err(locate)?;
+        let raw = self
+            .read_raw(&ctx, &ds, start, nrows, row_elems)
+            .map_err(locate)?;
         let n = (nrows * row_elems) as usize;
         let mut vl = VlReader::new(&ctx, self.max_read_bytes);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
@@ -313,7 +452,8 @@ impl Hdf5File {
                 let mut f = Vec::new();
                 let mut c = Vec::new();
                 for m in members {
-                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize).map_err(locate)?;
+                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize)
+                        .map_err(locate)?;
                     let col = fixed_size_lists(col, trailing);
                     f.push(Field::new(m.name.clone(), col.dtype.clone(), true));
                     c.push(col);
@@ -321,7 +461,10 @@ impl Hdf5File {
                 (f, c)
             }
             dt => {
-                let col = fixed_size_lists(decode(&mut vl, dt, &raw, n, es as usize, 0).map_err(locate)?, trailing);
+                let col = fixed_size_lists(
+                    decode(&mut vl, dt, &raw, n, es as usize, 0).map_err(locate)?,
+                    trailing,
+                );
                 (vec![Field::new(name, col.dtype.clone(), true)], vec![col])
             }
         };
@@ -331,16 +474,27 @@ impl Hdf5File {
     }
 
     /// The selection's element bytes, row-major, after filters, fill applied.
-    fn read_raw<'a>(&self, ctx: &Ctx<'a>, ds: &Dataset, start: u64, nrows: u64, row_elems: u64) -> Result<Cow<'a, [u8]>> {
+    fn read_raw<'a>(
+        &self,
+        ctx: &Ctx<'a>,
+        ds: &Dataset,
+        start: u64,
+        nrows: u64,
+        row_elems: u64,
+    ) -> Result<Cow<'a, [u8]>> {
         let es = ds.dtype.size() as u64;
-        let row_bytes = row_elems.checked_mul(es).ok_or_else(|| invalid(ds.at, "row too large"))?;
+        let row_bytes = row_elems
+            .checked_mul(es)
+            .ok_or_else(|| invalid(ds.at, "row too large"))?;
         let max = self.max_read_bytes;
         let total = nrows.checked_mul(row_bytes).filter(|&t| t <= max).ok_or_else(|| {
             err(ds.at, ErrorCode::Unsupported, format!("selection of {nrows} rows × {row_bytes} bytes is larger than the {max}-byte read limit"))
         })?;
         let filled = || -> Vec<u8> {
             match &ds.fill {
-                Some(f) if f.len() as u64 == es && f.iter().any(|&b| b != 0) => f.repeat((total / es) as usize),
+                Some(f) if f.len() as u64 == es && f.iter().any(|&b| b != 0) => {
+                    f.repeat((total / es) as usize)
+                }
                 _ => vec![0u8; total as usize],
             }
         };
@@ -350,27 +504,74 @@ impl Hdf5File {
         match &ds.layout {
             Layout::Compact { data, offset } => {
                 let s = start.saturating_mul(row_bytes).min(usize::MAX as u64 / 2);
-                let b = data.as_slice().get(s as usize..(s + total) as usize).ok_or_else(|| invalid(*offset, "compact data shorter than the dataspace"))?;
+                let b = data
+                    .as_slice()
+                    .get(s as usize..(s + total) as usize)
+                    .ok_or_else(|| invalid(*offset, "compact data shorter than the dataspace"))?;
                 Ok(Cow::Owned(b.to_vec()))
             }
             Layout::Contiguous { addr, .. } => {
                 if *addr == UNDEF {
                     return Ok(Cow::Owned(filled()));
                 }
-                Ok(Cow::Borrowed(ctx.read(addr.saturating_add(start.saturating_mul(row_bytes)), total, "contiguous dataset data")?))
+                Ok(Cow::Borrowed(ctx.read(
+                    addr.saturating_add(start.saturating_mul(row_bytes)),
+                    total,
+                    "contiguous dataset data",
+                )?))
             }
-            Layout::Chunked { dims: cdims, index, addr, .. } => {
+            Layout::Chunked {
+                dims: cdims,
+                index,
+                addr,
+                ..
+            } => {
                 let dims = &ds.space.dims;
                 if cdims.len() != dims.len() || cdims.contains(&0) {
                     return Err(invalid(ds.at, "chunk rank does not match the dataspace"));
                 }
                 filters::check_supported(&ds.filters, ds.at)?;
-                let g = ChunkGeom { dims, maxdims: &ds.space.maxdims, chunk: cdims, elem_size: es, filtered: !ds.filters.is_empty() };
+                let g = ChunkGeom {
+                    dims,
+                    maxdims: &ds.space.maxdims,
+                    chunk: cdims,
+                    elem_size: es,
+                    filtered: !ds.filters.is_empty(),
+                };
                 let cb = g.chunk_bytes();
                 if cb > max {
-                    return Err(err(ds.at, ErrorCode::Unsupported, format!("chunk of {cb} bytes is larger than the {max}-byte read limit")));
+                    return Err(err(
+                        ds.at,
+                        ErrorCode::Unsupported,
+                        format!("chunk of {cb} bytes is larger than the {max}-byte read limit"),
+                    ));
                 }
                 let recs = chunk_index::chunks(ctx, index, *addr, &g, start..start + nrows)?;
+                // Ask the host for every missing chunk at once (one coalesced span of
+                // neighbouring chunks), not one chunk per round trip.
+                let stored_len = |r: &ChunkRec| if ds.filters.is_empty() { cb } else { r.size };
+                let mut missing: Vec<(u64, u64)> = recs
+                    .iter()
+                    .filter_map(|r| {
+                        let a = ctx.abs(r.addr).ok()?;
+                        let l = stored_len(r);
+                        let in_file = a.checked_add(l).is_some_and(|e| e <= ctx.src.size());
+                        (in_file && l <= max && ctx.src.get(a, l as usize).is_none())
+                            .then_some((a, l))
+                    })
+                    .collect();
+                if !missing.is_empty() {
+                    missing.sort_unstable();
+                    let (s0, l0) = missing[0];
+                    let mut end = s0 + l0;
+                    for &(s, l) in &missing[1..] {
+                        if s > end.saturating_add(1 << 20) || (s + l - s0) > max {
+                            break;
+                        }
+                        end = end.max(s + l);
+                    }
+                    return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
+                }
                 let mut out = filled();
                 for r in recs {
                     let stored = if ds.filters.is_empty() { cb } else { r.size };
@@ -378,10 +579,19 @@ impl Hdf5File {
                     let data: Cow<[u8]> = if ds.filters.is_empty() {
                         Cow::Borrowed(raw)
                     } else {
-                        Cow::Owned(filters::apply(&ds.filters, r.mask, raw, cb as usize, ctx.abs(r.addr)?)?)
+                        Cow::Owned(filters::apply(
+                            &ds.filters,
+                            r.mask,
+                            raw,
+                            cb as usize,
+                            ctx.abs(r.addr)?,
+                        )?)
                     };
                     if (data.len() as u64) < cb {
-                        return Err(invalid(ctx.abs(r.addr)?, format!("chunk decodes to {} bytes, expected {cb}", data.len())));
+                        return Err(invalid(
+                            ctx.abs(r.addr)?,
+                            format!("chunk decodes to {} bytes, expected {cb}", data.len()),
+                        ));
                     }
                     copy_chunk(&mut out, &data, &r, cdims, dims, start, nrows, es as usize)?;
                 }
@@ -394,7 +604,16 @@ impl Hdf5File {
 /// Copy the part of a chunk that falls inside rows `start..start+nrows` into `out`
 /// (row-major over `[nrows, dims[1..]]`).
 #[allow(clippy::too_many_arguments)]
-fn copy_chunk(out: &mut [u8], chunk: &[u8], r: &ChunkRec, cdims: &[u64], dims: &[u64], start: u64, nrows: u64, es: usize) -> Result<()> {
+fn copy_chunk(
+    out: &mut [u8],
+    chunk: &[u8],
+    r: &ChunkRec,
+    cdims: &[u64],
+    dims: &[u64],
+    start: u64,
+    nrows: u64,
+    es: usize,
+) -> Result<()> {
     let rank = dims.len();
     let last = rank - 1;
     // Selected interval per dimension, in dataset coordinates.
@@ -428,7 +647,9 @@ fn copy_chunk(out: &mut [u8], chunk: &[u8], r: &ChunkRec, cdims: &[u64], dims: &
             let s = usize::try_from(src).map_err(|_| bad())? * es;
             let d = usize::try_from(dst).map_err(|_| bad())? * es;
             let from = chunk.get(s..s + run).ok_or_else(bad)?;
-            out.get_mut(d..d + run).ok_or_else(bad)?.copy_from_slice(from);
+            out.get_mut(d..d + run)
+                .ok_or_else(bad)?
+                .copy_from_slice(from);
         }
         // Advance the odometer over all dims but the last.
         let mut k = last;
@@ -475,21 +696,40 @@ fn arrow_fields(dt: &Datatype, space: &Dataspace, path: &str) -> Vec<Field> {
             Datatype::Bitfield { size: 2, .. } => D::UInt16,
             Datatype::Bitfield { size: 4, .. } => D::UInt32,
             Datatype::Bitfield { size: 8, .. } => D::UInt64,
-            Datatype::Bitfield { .. } | Datatype::Opaque { .. } | Datatype::Time { .. } | Datatype::Reference { .. } => D::Binary,
+            Datatype::Bitfield { .. }
+            | Datatype::Opaque { .. }
+            | Datatype::Time { .. }
+            | Datatype::Reference { .. } => D::Binary,
             Datatype::Enum { base, .. } => ty(base),
-            Datatype::Compound { members, .. } => D::Struct(members.iter().map(|m| Field::new(m.name.clone(), ty(&m.dtype), true)).collect()),
-            Datatype::Array { dims, base } => {
-                dims.iter().rev().fold(ty(base), |t, &d| D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32))
+            Datatype::Compound { members, .. } => D::Struct(
+                members
+                    .iter()
+                    .map(|m| Field::new(m.name.clone(), ty(&m.dtype), true))
+                    .collect(),
+            ),
+            Datatype::Array { dims, base } => dims.iter().rev().fold(ty(base), |t, &d| {
+                D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32)
+            }),
+            Datatype::VlSequence { base, .. } => {
+                D::List(Box::new(Field::new("item", ty(base), true)))
             }
-            Datatype::VlSequence { base, .. } => D::List(Box::new(Field::new("item", ty(base), true))),
         }
     }
     let wrap = |t: D| {
-        space.dims.iter().skip(1).rev().fold(t, |t, &d| D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32))
+        space.dims.iter().skip(1).rev().fold(t, |t, &d| {
+            D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32)
+        })
     };
     match dt {
-        Datatype::Compound { members, .. } => members.iter().map(|m| Field::new(m.name.clone(), wrap(ty(&m.dtype)), true)).collect(),
-        _ => vec![Field::new(path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/"), wrap(ty(dt)), true)],
+        Datatype::Compound { members, .. } => members
+            .iter()
+            .map(|m| Field::new(m.name.clone(), wrap(ty(&m.dtype)), true))
+            .collect(),
+        _ => vec![Field::new(
+            path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/"),
+            wrap(ty(dt)),
+            true,
+        )],
     }
 }
 
@@ -525,23 +765,33 @@ fn coalesce(mut r: Vec<(u64, u64)>, gap: u64) -> Vec<(u64, u64)> {
     out
 }
 
-/// Convenience for whole-file buffers: every dataset path in the file (depth-first).
+/// Every dataset path in the file, sorted. Each group (and dataset) object is visited
+/// once, by its first path: hard-link cycles and shared subgroups are not re-walked.
 pub fn dataset_paths(file: &Hdf5File, src: &dyn ByteSource) -> Result<Vec<String>> {
     let mut out = Vec::new();
     let mut stack = vec!["/".to_string()];
-    let mut seen = 0usize;
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(file.superblock.root);
     while let Some(p) = stack.pop() {
-        seen += 1;
-        if seen > 100_000 {
-            return Err(DecodeError::new(Format::Hdf5, 0, ErrorCode::TooDeep, "too many groups"));
+        if seen.len() > 1_000_000 {
+            return Err(DecodeError::new(
+                Format::Hdf5,
+                0,
+                ErrorCode::TooDeep,
+                "too many objects",
+            ));
         }
         for e in file.list(src, &p)? {
-            let child = if p == "/" { format!("/{}", e.name) } else { format!("{p}/{}", e.name) };
+            let child = if p == "/" {
+                format!("/{}", e.name)
+            } else {
+                format!("{p}/{}", e.name)
+            };
+            if e.kind != EntryKind::Link && !seen.insert(e.addr) {
+                continue;
+            }
             match e.kind {
-                EntryKind::Group
-                    if child.matches('/').count() < 64 => {
-                        stack.push(child)
-                    }
+                EntryKind::Group if child.matches('/').count() < 64 => stack.push(child),
                 EntryKind::Dataset => out.push(child),
                 _ => {}
             }
@@ -557,9 +807,13 @@ pub fn dataset_paths(file: &Hdf5File, src: &dyn ByteSource) -> Result<Vec<String
 #[doc(hidden)]
 pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
     let src: &dyn ByteSource = &SliceSource(data);
-    let Ok(mut f) = Hdf5File::open(src) else { return 0 };
+    let Ok(mut f) = Hdf5File::open(src) else {
+        return 0;
+    };
     f.max_read_bytes = max_read_bytes;
-    let Ok(paths) = dataset_paths(&f, src) else { return 0 };
+    let Ok(paths) = dataset_paths(&f, src) else {
+        return 0;
+    };
     let _ = f.attrs(src, "/");
     let mut ok = 0;
     for p in paths.iter().take(256) {

@@ -22,11 +22,17 @@ impl<'a> LocalHeap<'a> {
         let data_addr = c.addr()?;
         let data = ctx.read(data_addr, size, "local heap data segment")?;
         let _ = at;
-        Ok(LocalHeap { data, offset: ctx.abs(data_addr)? })
+        Ok(LocalHeap {
+            data,
+            offset: ctx.abs(data_addr)?,
+        })
     }
 
     pub fn name(&self, off: u64) -> Result<&'a [u8]> {
-        let o = usize::try_from(off).ok().filter(|&o| o < self.data.len()).ok_or_else(|| invalid(self.offset, "local heap: name offset past the segment"))?;
+        let o = usize::try_from(off)
+            .ok()
+            .filter(|&o| o < self.data.len())
+            .ok_or_else(|| invalid(self.offset, "local heap: name offset past the segment"))?;
         let mut c = Cur::new(&self.data[o..], self.offset + off, "local heap name", 8, 8);
         c.cstr()
     }

@@ -47,7 +47,11 @@ impl<'a> ObjectHeader<'a> {
             return Err(invalid(0, "object header at undefined address"));
         }
         let abs = ctx.abs(addr)?;
-        let first = ctx.read(addr, 16.min(ctx.src.size().saturating_sub(abs)), "object header")?;
+        let first = ctx.read(
+            addr,
+            16.min(ctx.src.size().saturating_sub(abs)),
+            "object header",
+        )?;
         let mut messages = Vec::new();
         let mut seen = HashSet::new();
         seen.insert(addr);
@@ -57,19 +61,34 @@ impl<'a> ObjectHeader<'a> {
             let pre = ctx.read(addr, 6, "object header v2")?;
             let flags = pre[5];
             if pre[4] != 2 {
-                return Err(unsupported(abs, format!("object header version {}", pre[4])));
+                return Err(unsupported(
+                    abs,
+                    format!("object header version {}", pre[4]),
+                ));
             }
-            let mut hlen = 6 + if flags & 0x20 != 0 { 16 } else { 0 } + if flags & 0x10 != 0 { 4 } else { 0 };
+            let mut hlen =
+                6 + if flags & 0x20 != 0 { 16 } else { 0 } + if flags & 0x10 != 0 { 4 } else { 0 };
             let wsize = 1usize << (flags & 3);
             let head = ctx.read(addr, (hlen + wsize) as u64, "object header v2")?;
             let mut c = Cur::new(head, abs, "object header v2", ctx.sb.so, ctx.sb.sl);
             c.skip(hlen)?;
             let chunk0 = c.uvar(wsize)?;
             hlen += wsize;
-            let total = ctx.read(addr, (hlen as u64).saturating_add(chunk0).saturating_add(4), "object header v2 chunk 0")?;
+            let total = ctx.read(
+                addr,
+                (hlen as u64).saturating_add(chunk0).saturating_add(4),
+                "object header v2 chunk 0",
+            )?;
             checksum::verify(total, abs, "object header v2")?;
             let body = &total[hlen..total.len() - 4];
-            parse_v2_messages(ctx, body, abs + hlen as u64, flags, &mut messages, &mut pending)?;
+            parse_v2_messages(
+                ctx,
+                body,
+                abs + hlen as u64,
+                flags,
+                &mut messages,
+                &mut pending,
+            )?;
             while let Some((a, l)) = pending.pop() {
                 if !seen.insert(a) || seen.len() > MAX_BLOCKS {
                     return Err(invalid(ctx.abs(a)?, "object header continuation cycle"));
@@ -77,15 +96,28 @@ impl<'a> ObjectHeader<'a> {
                 let blk = ctx.read(a, l, "object header continuation (OCHK)")?;
                 let babs = ctx.abs(a)?;
                 if l < 8 || &blk[..4] != b"OCHK" {
-                    return Err(invalid(babs, "object header continuation: missing OCHK signature"));
+                    return Err(invalid(
+                        babs,
+                        "object header continuation: missing OCHK signature",
+                    ));
                 }
                 checksum::verify(blk, babs, "object header continuation")?;
-                parse_v2_messages(ctx, &blk[4..blk.len() - 4], babs + 4, flags, &mut messages, &mut pending)?;
+                parse_v2_messages(
+                    ctx,
+                    &blk[4..blk.len() - 4],
+                    babs + 4,
+                    flags,
+                    &mut messages,
+                    &mut pending,
+                )?;
             }
         } else {
             let head = ctx.read(addr, 16, "object header v1")?;
             if head[0] != 1 {
-                return Err(unsupported(abs, format!("object header version {}", head[0])));
+                return Err(unsupported(
+                    abs,
+                    format!("object header version {}", head[0]),
+                ));
             }
             let nmsg = u16::from_le_bytes([head[2], head[3]]) as usize;
             let size = u32::from_le_bytes(head[8..12].try_into().unwrap()) as u64;
@@ -163,11 +195,19 @@ fn push<'a>(
         let a = c.addr()?;
         let l = c.len()?;
         if a == UNDEF || l > ctx.src.size() {
-            return Err(invalid(offset, "continuation message: bad address or length"));
+            return Err(invalid(
+                offset,
+                "continuation message: bad address or length",
+            ));
         }
         pending.push((a, l));
     } else if kind != 0 {
-        out.push(Message { kind, flags, data, offset });
+        out.push(Message {
+            kind,
+            flags,
+            data,
+            offset,
+        });
     }
     Ok(())
 }

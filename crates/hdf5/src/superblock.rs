@@ -34,7 +34,10 @@ impl Superblock {
             }
             at = if at == 0 { 512 } else { at * 2 };
         }
-        Err(invalid(0, "no HDF5 superblock signature found (not an HDF5 file)"))
+        Err(invalid(
+            0,
+            "no HDF5 superblock signature found (not an HDF5 file)",
+        ))
     }
 
     fn parse(src: &dyn ByteSource, at: u64) -> Result<Superblock> {
@@ -60,7 +63,15 @@ impl Superblock {
                 let _name_off = c.addr()?;
                 let root = c.addr()?;
                 let base = if base == UNDEF { at } else { base };
-                Ok(Superblock { version, so, sl, base, location: at, eof, root })
+                Ok(Superblock {
+                    version,
+                    so,
+                    sl,
+                    base,
+                    location: at,
+                    eof,
+                    root,
+                })
             }
             2 | 3 => {
                 let (so, sl) = (head[9], head[10]);
@@ -75,7 +86,15 @@ impl Superblock {
                 let eof = c.addr()?;
                 let root = c.addr()?;
                 let base = if base == UNDEF { at } else { base };
-                Ok(Superblock { version, so, sl, base, location: at, eof, root })
+                Ok(Superblock {
+                    version,
+                    so,
+                    sl,
+                    base,
+                    location: at,
+                    eof,
+                    root,
+                })
             }
             v => Err(unsupported(at + 8, format!("superblock version {v}"))),
         }
@@ -84,7 +103,10 @@ impl Superblock {
 
 fn check_sizes(at: u64, so: u8, sl: u8) -> Result<()> {
     if !matches!(so, 2 | 4 | 8) || !matches!(sl, 2 | 4 | 8) {
-        return Err(invalid(at, format!("superblock: unsupported size of offsets {so} / lengths {sl}")));
+        return Err(invalid(
+            at,
+            format!("superblock: unsupported size of offsets {so} / lengths {sl}"),
+        ));
     }
     Ok(())
 }

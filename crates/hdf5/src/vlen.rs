@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
-use arrowsmith_core::{Bitmap, Buffer, Column, DataType, DecodeError, ErrorCode, Field, Format, Result};
+use arrowsmith_core::{
+    Bitmap, Buffer, Column, DataType, DecodeError, ErrorCode, Field, Format, Result,
+};
 
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
@@ -36,13 +38,21 @@ struct Cells {
 
 impl<'a, 'c> VlReader<'a, 'c> {
     pub fn new(ctx: &'c Ctx<'a>, max_bytes: u64) -> Self {
-        VlReader { ctx, cache: HashMap::new(), budget: max_bytes }
+        VlReader {
+            ctx,
+            cache: HashMap::new(),
+            budget: max_bytes,
+        }
     }
 
     fn cells(&self, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Cells> {
         let so = self.ctx.sb.so as usize;
         let cell = 8 + so;
-        let mut c = Cells { lens: Vec::with_capacity(n), addrs: Vec::with_capacity(n), idxs: Vec::with_capacity(n) };
+        let mut c = Cells {
+            lens: Vec::with_capacity(n),
+            addrs: Vec::with_capacity(n),
+            idxs: Vec::with_capacity(n),
+        };
         if n > 0 && (n - 1) * stride + off + cell > bytes.len() {
             return Err(invalid(0, "variable-length cells past the raw data"));
         }
@@ -51,8 +61,13 @@ impl<'a, 'c> VlReader<'a, 'c> {
             let h = &bytes[p..p + cell];
             c.lens.push(u32::from_le_bytes(h[0..4].try_into().unwrap()));
             let a = &h[4..4 + so];
-            c.addrs.push(if a.iter().all(|&b| b == 0xff) { UNDEF } else { le_uint(a) });
-            c.idxs.push(u32::from_le_bytes(h[4 + so..8 + so].try_into().unwrap()));
+            c.addrs.push(if a.iter().all(|&b| b == 0xff) {
+                UNDEF
+            } else {
+                le_uint(a)
+            });
+            c.idxs
+                .push(u32::from_le_bytes(h[4 + so..8 + so].try_into().unwrap()));
         }
         Ok(c)
     }
@@ -87,12 +102,25 @@ impl<'a, 'c> VlReader<'a, 'c> {
                         if ab > end + (1 << 20) || ab >= size {
                             break;
                         }
-                        if self.ctx.src.get(ab, 16).is_none() {
-                            end = end.max(ab + 65536);
+                        match self.ctx.src.get(ab, 16) {
+                            // Header unknown: guess a 64 KiB collection.
+                            None => end = end.max(ab + 65536),
+                            // Header loaded: request the body if it is missing.
+                            Some(h) => {
+                                let sl = self.ctx.sb.sl as usize;
+                                let csize = le_uint(&h[8..8 + sl]).min(u32::MAX as u64);
+                                if self.ctx.src.get(ab, csize as usize).is_none() {
+                                    end = end.max(ab.saturating_add(csize));
+                                }
+                            }
                         }
                     }
                     let end = end.min(size);
-                    return Err(DecodeError::need_bytes(Format::Hdf5, e.offset, end.saturating_sub(e.offset).max(e.need_len)));
+                    return Err(DecodeError::need_bytes(
+                        Format::Hdf5,
+                        e.offset,
+                        end.saturating_sub(e.offset).max(e.need_len),
+                    ));
                 }
                 Err(e) => return Err(e),
             }
@@ -116,7 +144,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
             let bytes = total_elems.saturating_mul(base.max(1) as u64);
             if bytes > MAX_VALUES.min(self.budget) {
-                return Err(err(0, ErrorCode::Unsupported, format!("variable-length payloads exceed the read limit ({} bytes left)", self.budget.min(MAX_VALUES))));
+                return Err(err(
+                    0,
+                    ErrorCode::Unsupported,
+                    format!(
+                        "variable-length payloads exceed the read limit ({} bytes left)",
+                        self.budget.min(MAX_VALUES)
+                    ),
+                ));
             }
             offsets.push(total_elems as i32);
         }
@@ -125,7 +160,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
     }
 
     /// Copy every cell's payload to `values[offsets[i] * base ..]`.
-    fn gather_into(&mut self, cells: &Cells, base: usize, offsets: &[i32], validity: &Bitmap, values: &mut [u8]) -> Result<()> {
+    fn gather_into(
+        &mut self,
+        cells: &Cells,
+        base: usize,
+        offsets: &[i32],
+        validity: &Bitmap,
+        values: &mut [u8],
+    ) -> Result<()> {
         self.load(cells)?;
         let n = cells.lens.len();
         let mut last: Option<(u64, &Collection<'a>)> = None;
@@ -146,10 +188,23 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 }
             };
             let obj = coll.object(cells.idxs[i]).ok_or_else(|| {
-                invalid(coll.at, format!("global heap collection has no object {} (cell {i})", cells.idxs[i]))
+                invalid(
+                    coll.at,
+                    format!(
+                        "global heap collection has no object {} (cell {i})",
+                        cells.idxs[i]
+                    ),
+                )
             })?;
             if obj.len() < len {
-                return Err(invalid(coll.at, format!("global heap object {} holds {} bytes, cell {i} needs {len}", cells.idxs[i], obj.len())));
+                return Err(invalid(
+                    coll.at,
+                    format!(
+                        "global heap object {} holds {} bytes, cell {i} needs {len}",
+                        cells.idxs[i],
+                        obj.len()
+                    ),
+                ));
             }
             let at = offsets[i] as usize * base;
             values[at..at + len].copy_from_slice(&obj[..len]);
@@ -165,15 +220,37 @@ impl<'a, 'c> VlReader<'a, 'c> {
     }
 
     /// Little-endian primitive base: gather straight into the typed child buffer.
-    fn gather_typed<T: bytemuck::Pod + Default>(&mut self, cells: &Cells, dtype: DataType, wrap: fn(Vec<T>) -> Buffer) -> Result<(Vec<i32>, Column, Bitmap)> {
+    fn gather_typed<T: bytemuck::Pod + Default>(
+        &mut self,
+        cells: &Cells,
+        dtype: DataType,
+        wrap: fn(Vec<T>) -> Buffer,
+    ) -> Result<(Vec<i32>, Column, Bitmap)> {
         let base = std::mem::size_of::<T>();
         let (offsets, validity) = self.offsets(cells, base)?;
         let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
-        self.gather_into(cells, base, &offsets, &validity, bytemuck::cast_slice_mut(&mut values))?;
-        Ok((offsets, Column::primitive(dtype, wrap(values), None), validity))
+        self.gather_into(
+            cells,
+            base,
+            &offsets,
+            &validity,
+            bytemuck::cast_slice_mut(&mut values),
+        )?;
+        Ok((
+            offsets,
+            Column::primitive(dtype, wrap(values), None),
+            validity,
+        ))
     }
 
-    pub fn decode_vl(&mut self, dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Column> {
+    pub fn decode_vl(
+        &mut self,
+        dt: &Datatype,
+        bytes: &[u8],
+        n: usize,
+        stride: usize,
+        off: usize,
+    ) -> Result<Column> {
         let cells = self.cells(bytes, n, stride, off)?;
         match dt {
             Datatype::VlString { .. } => {
@@ -183,16 +260,52 @@ impl<'a, 'c> VlReader<'a, 'c> {
             Datatype::VlSequence { base, .. } => {
                 let bs = base.size();
                 let fast = match **base {
-                    Datatype::Int { size: 1, signed: true, .. } => Some(self.gather_typed::<i8>(&cells, DataType::Int8, Buffer::I8)?),
-                    Datatype::Int { size: 1, signed: false, .. } => Some(self.gather_typed::<u8>(&cells, DataType::UInt8, Buffer::U8)?),
-                    Datatype::Int { size: 2, signed: true, be: false } => Some(self.gather_typed::<i16>(&cells, DataType::Int16, Buffer::I16)?),
-                    Datatype::Int { size: 2, signed: false, be: false } => Some(self.gather_typed::<u16>(&cells, DataType::UInt16, Buffer::U16)?),
-                    Datatype::Int { size: 4, signed: true, be: false } => Some(self.gather_typed::<i32>(&cells, DataType::Int32, Buffer::I32)?),
-                    Datatype::Int { size: 4, signed: false, be: false } => Some(self.gather_typed::<u32>(&cells, DataType::UInt32, Buffer::U32)?),
-                    Datatype::Int { size: 8, signed: true, be: false } => Some(self.gather_typed::<i64>(&cells, DataType::Int64, Buffer::I64)?),
-                    Datatype::Int { size: 8, signed: false, be: false } => Some(self.gather_typed::<u64>(&cells, DataType::UInt64, Buffer::U64)?),
-                    Datatype::Float { size: 4, be: false } => Some(self.gather_typed::<f32>(&cells, DataType::Float32, Buffer::F32)?),
-                    Datatype::Float { size: 8, be: false } => Some(self.gather_typed::<f64>(&cells, DataType::Float64, Buffer::F64)?),
+                    Datatype::Int {
+                        size: 1,
+                        signed: true,
+                        ..
+                    } => Some(self.gather_typed::<i8>(&cells, DataType::Int8, Buffer::I8)?),
+                    Datatype::Int {
+                        size: 1,
+                        signed: false,
+                        ..
+                    } => Some(self.gather_typed::<u8>(&cells, DataType::UInt8, Buffer::U8)?),
+                    Datatype::Int {
+                        size: 2,
+                        signed: true,
+                        be: false,
+                    } => Some(self.gather_typed::<i16>(&cells, DataType::Int16, Buffer::I16)?),
+                    Datatype::Int {
+                        size: 2,
+                        signed: false,
+                        be: false,
+                    } => Some(self.gather_typed::<u16>(&cells, DataType::UInt16, Buffer::U16)?),
+                    Datatype::Int {
+                        size: 4,
+                        signed: true,
+                        be: false,
+                    } => Some(self.gather_typed::<i32>(&cells, DataType::Int32, Buffer::I32)?),
+                    Datatype::Int {
+                        size: 4,
+                        signed: false,
+                        be: false,
+                    } => Some(self.gather_typed::<u32>(&cells, DataType::UInt32, Buffer::U32)?),
+                    Datatype::Int {
+                        size: 8,
+                        signed: true,
+                        be: false,
+                    } => Some(self.gather_typed::<i64>(&cells, DataType::Int64, Buffer::I64)?),
+                    Datatype::Int {
+                        size: 8,
+                        signed: false,
+                        be: false,
+                    } => Some(self.gather_typed::<u64>(&cells, DataType::UInt64, Buffer::U64)?),
+                    Datatype::Float { size: 4, be: false } => {
+                        Some(self.gather_typed::<f32>(&cells, DataType::Float32, Buffer::F32)?)
+                    }
+                    Datatype::Float { size: 8, be: false } => {
+                        Some(self.gather_typed::<f64>(&cells, DataType::Float64, Buffer::F64)?)
+                    }
                     _ => None,
                 };
                 let (offsets, child, validity) = match fast {
@@ -206,7 +319,13 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 };
                 let field = Field::new("item", child.dtype.clone(), true);
                 let validity = Some(validity).filter(|v| v.count_zeros() > 0);
-                Ok(Column { dtype: DataType::List(Box::new(field)), len: n, validity, buffers: vec![Buffer::I32(offsets)], children: vec![child] })
+                Ok(Column {
+                    dtype: DataType::List(Box::new(field)),
+                    len: n,
+                    validity,
+                    buffers: vec![Buffer::I32(offsets)],
+                    children: vec![child],
+                })
             }
             _ => Err(invalid(0, "decode_vl on a fixed-size type")),
         }

@@ -18,7 +18,12 @@ fn leaf(col: &Column) -> &Column {
 #[test]
 fn agrees_with_hdf5_pure() {
     let dir = common::fixtures_dir();
-    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "h5")).collect();
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "h5"))
+        .collect();
     names.sort();
     let (mut compared, mut skipped) = (0, Vec::new());
     let mut failures = Vec::new();
@@ -45,16 +50,28 @@ fn agrees_with_hdf5_pure() {
                 (DataType::Utf8, _) => match ds.read_string() {
                     Ok(strings) => {
                         compared += 1;
-                        let Buffer::I32(off) = &col.buffers[0] else { unreachable!() };
-                        let Buffer::U8(data) = &col.buffers[1] else { unreachable!() };
+                        let Buffer::I32(off) = &col.buffers[0] else {
+                            unreachable!()
+                        };
+                        let Buffer::U8(data) = &col.buffers[1] else {
+                            unreachable!()
+                        };
                         if strings.len() != col.len {
-                            failures.push(format!("{at}: {} strings vs {}", strings.len(), col.len));
+                            failures.push(format!(
+                                "{at}: {} strings vs {}",
+                                strings.len(),
+                                col.len
+                            ));
                             continue;
                         }
                         for (i, s) in strings.iter().enumerate() {
                             let mine = &data[off[i] as usize..off[i + 1] as usize];
                             if mine != s.as_bytes() {
-                                failures.push(format!("{at}[{i}]: {:?} vs {:?}", String::from_utf8_lossy(mine), s));
+                                failures.push(format!(
+                                    "{at}[{i}]: {:?} vs {:?}",
+                                    String::from_utf8_lossy(mine),
+                                    s
+                                ));
                                 break;
                             }
                         }
@@ -75,27 +92,34 @@ fn agrees_with_hdf5_pure() {
                     }
                     Err(e) => skipped.push(format!("{at}: hdf5-pure read_f64: {e}")),
                 },
-                (DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64 | DataType::UInt8 | DataType::UInt16 | DataType::UInt32, Some(b)) => {
-                    match ds.read_i64() {
-                        Ok(v) => {
-                            compared += 1;
-                            let mine: Vec<i64> = match b {
-                                Buffer::I8(x) => x.iter().map(|&a| a as i64).collect(),
-                                Buffer::I16(x) => x.iter().map(|&a| a as i64).collect(),
-                                Buffer::I32(x) => x.iter().map(|&a| a as i64).collect(),
-                                Buffer::I64(x) => x.clone(),
-                                Buffer::U8(x) => x.iter().map(|&a| a as i64).collect(),
-                                Buffer::U16(x) => x.iter().map(|&a| a as i64).collect(),
-                                Buffer::U32(x) => x.iter().map(|&a| a as i64).collect(),
-                                _ => unreachable!(),
-                            };
-                            if mine != v {
-                                failures.push(format!("{at}: integer values differ"));
-                            }
+                (
+                    DataType::Int8
+                    | DataType::Int16
+                    | DataType::Int32
+                    | DataType::Int64
+                    | DataType::UInt8
+                    | DataType::UInt16
+                    | DataType::UInt32,
+                    Some(b),
+                ) => match ds.read_i64() {
+                    Ok(v) => {
+                        compared += 1;
+                        let mine: Vec<i64> = match b {
+                            Buffer::I8(x) => x.iter().map(|&a| a as i64).collect(),
+                            Buffer::I16(x) => x.iter().map(|&a| a as i64).collect(),
+                            Buffer::I32(x) => x.iter().map(|&a| a as i64).collect(),
+                            Buffer::I64(x) => x.clone(),
+                            Buffer::U8(x) => x.iter().map(|&a| a as i64).collect(),
+                            Buffer::U16(x) => x.iter().map(|&a| a as i64).collect(),
+                            Buffer::U32(x) => x.iter().map(|&a| a as i64).collect(),
+                            _ => unreachable!(),
+                        };
+                        if mine != v {
+                            failures.push(format!("{at}: integer values differ"));
                         }
-                        Err(e) => skipped.push(format!("{at}: hdf5-pure read_i64: {e}")),
                     }
-                }
+                    Err(e) => skipped.push(format!("{at}: hdf5-pure read_i64: {e}")),
+                },
                 _ => {}
             }
         }
@@ -106,7 +130,11 @@ fn agrees_with_hdf5_pure() {
     for f in &failures {
         eprintln!("FAIL {f}");
     }
-    eprintln!("compared {compared} datasets with hdf5-pure, {} skipped, {} failures", skipped.len(), failures.len());
+    eprintln!(
+        "compared {compared} datasets with hdf5-pure, {} skipped, {} failures",
+        skipped.len(),
+        failures.len()
+    );
     assert!(compared >= 100, "too few comparisons: {compared}");
     assert!(failures.is_empty());
 }

@@ -18,17 +18,26 @@ fn check_rows(col: &Column, rows: &[Value], at: &str) -> Result<(), String> {
 }
 
 fn check_batch(batch: &arrowsmith_core::Batch, rows: &[Value], at: &str) -> Result<(), String> {
-    let is_struct_row = |r: &Value| r.as_object().is_some_and(|o| !o.contains_key("hex") && !o.contains_key("ref"));
+    let is_struct_row = |r: &Value| {
+        r.as_object()
+            .is_some_and(|o| !o.contains_key("hex") && !o.contains_key("ref"))
+    };
     if batch.columns.len() == 1 && !rows.first().is_some_and(is_struct_row) {
         return check_rows(&batch.columns[0], rows, at);
     }
     // Compound: one column per member; rows are objects.
     if batch.num_rows != rows.len() {
-        return Err(format!("{at}: {} rows, expected {}", batch.num_rows, rows.len()));
+        return Err(format!(
+            "{at}: {} rows, expected {}",
+            batch.num_rows,
+            rows.len()
+        ));
     }
     for (i, r) in rows.iter().enumerate() {
         for (k, v) in r.as_object().unwrap() {
-            let col = batch.column(k).ok_or_else(|| format!("{at}: no column {k}"))?;
+            let col = batch
+                .column(k)
+                .ok_or_else(|| format!("{at}: no column {k}"))?;
             check(col, i, v, &format!("{at}[{i}].{k}"))?;
         }
     }
@@ -38,7 +47,9 @@ fn check_batch(batch: &arrowsmith_core::Batch, rows: &[Value], at: &str) -> Resu
 fn run_file(name: &str) -> (usize, Vec<String>) {
     let dir = fixtures_dir();
     let bytes = std::fs::read(dir.join(format!("{name}.h5"))).unwrap();
-    let exp: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+    let exp: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap())
+            .unwrap();
     let src: &Vec<u8> = &bytes;
     let f = match Hdf5File::open(src) {
         Ok(f) => f,
@@ -55,12 +66,19 @@ fn run_file(name: &str) -> (usize, Vec<String>) {
                 continue;
             }
         };
-        let shape: Vec<u64> = d["shape"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+        let shape: Vec<u64> = d["shape"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
         let info = f.info(src, path).unwrap();
         if info.shape != shape {
             failures.push(format!("{at}: shape {:?} != {:?}", info.shape, shape));
         }
-        let Some(rows) = d["rows"].as_array() else { continue };
+        let Some(rows) = d["rows"].as_array() else {
+            continue;
+        };
         checked += 1;
         let res = check_batch(&batch, rows, &at);
         // A window in the middle must match the same rows of the full read.
@@ -68,7 +86,9 @@ fn run_file(name: &str) -> (usize, Vec<String>) {
             let (a, n) = (1u64, rows.len() as u64 - 2);
             match f.read(src, path, a, Some(n)) {
                 Ok(w) => {
-                    if let Err(e) = check_batch(&w, &rows[1..rows.len() - 1], &format!("{at}[window 1..]")) {
+                    if let Err(e) =
+                        check_batch(&w, &rows[1..rows.len() - 1], &format!("{at}[window 1..]"))
+                    {
                         failures.push(e);
                     }
                 }
@@ -105,7 +125,12 @@ fn run_file(name: &str) -> (usize, Vec<String>) {
             };
             checked += 1;
             let rows: Vec<Value> = match v {
-                Value::Array(a) if col.len == a.len() && col.len != 1 || matches!(v, Value::Array(a) if a.len() == 1 && col.len == 1 && !matches!(col.dtype, arrowsmith_core::DataType::List(_))) => a.clone(),
+                Value::Array(a)
+                    if col.len == a.len() && col.len != 1
+                        || matches!(v, Value::Array(a) if a.len() == 1 && col.len == 1 && !matches!(col.dtype, arrowsmith_core::DataType::List(_))) =>
+                {
+                    a.clone()
+                }
                 other => vec![other.clone()],
             };
             if let Err(e) = check_rows(col, &rows, &at) {
@@ -118,7 +143,12 @@ fn run_file(name: &str) -> (usize, Vec<String>) {
             Ok(entries) => {
                 let mut got: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
                 got.sort();
-                let want: Vec<&str> = names.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+                let want: Vec<&str> = names
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
                 if got != want {
                     failures.push(format!("{name}:{path}: members {got:?} != {want:?}"));
                 }
@@ -149,7 +179,10 @@ fn every_fixture_matches_h5py() {
     let mut all = Vec::new();
     let mut total = 0;
     let names = all_fixture_names();
-    assert!(names.len() >= 15, "fixtures missing: run scripts/fixtures/hdf5/gen_h5py.py");
+    assert!(
+        names.len() >= 15,
+        "fixtures missing: run scripts/fixtures/hdf5/gen_h5py.py"
+    );
     for n in &names {
         let (c, f) = run_file(n);
         total += c;
@@ -158,6 +191,10 @@ fn every_fixture_matches_h5py() {
     for f in &all {
         eprintln!("FAIL {f}");
     }
-    eprintln!("checked {total} datasets/attributes in {} files, {} failures", names.len(), all.len());
+    eprintln!(
+        "checked {total} datasets/attributes in {} files, {} failures",
+        names.len(),
+        all.len()
+    );
     assert!(all.is_empty(), "{} failures", all.len());
 }

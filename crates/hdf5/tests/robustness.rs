@@ -11,7 +11,17 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(common::fixtures_dir().join(format!("{name}.h5"))).unwrap()
 }
 
-const FILES: &[&str] = &["vl_earliest", "vl_latest", "types_earliest", "types_latest", "dense_attrs", "vl_nested", "len4", "userblock_latest", "vl_v108"];
+const FILES: &[&str] = &[
+    "vl_earliest",
+    "vl_latest",
+    "types_earliest",
+    "types_latest",
+    "dense_attrs",
+    "vl_nested",
+    "len4",
+    "userblock_latest",
+    "vl_v108",
+];
 
 #[test]
 fn truncated_files_error_cleanly() {
@@ -23,7 +33,10 @@ fn truncated_files_error_cleanly() {
             let cut = (b.len() as u64 * k / 24) as usize;
             let t = Instant::now();
             exercise(&b[..cut], 1 << 26);
-            assert!(t.elapsed() < Duration::from_secs(5), "{name} cut at {cut}: slow");
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "{name} cut at {cut}: slow"
+            );
         }
         let src = b[..b.len() / 2].to_vec();
         if let Ok(f) = Hdf5File::open(&src) {
@@ -51,7 +64,11 @@ fn corrupted_bytes_never_panic() {
         for _ in 0..60 {
             let mut b = orig.clone();
             for _ in 0..1 + next() % 4 {
-                let span = if next() % 2 == 0 { b.len().min(8192) } else { b.len() };
+                let span = if next() % 2 == 0 {
+                    b.len().min(8192)
+                } else {
+                    b.len()
+                };
                 let at = (next() as usize) % span;
                 b[at] = match next() % 4 {
                     0 => 0xff,
@@ -62,7 +79,10 @@ fn corrupted_bytes_never_panic() {
             }
             let t = Instant::now();
             exercise(&b, 1 << 26);
-            assert!(t.elapsed() < Duration::from_secs(5), "{name}: slow on a mutation");
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "{name}: slow on a mutation"
+            );
         }
     }
 }
@@ -85,7 +105,12 @@ fn unknown_filter_is_named() {
     assert_eq!(info.filters, vec!["deflate"]);
     // Filter pipeline message v1: version 1, nfilters 1, 6 reserved, id 1 (LE), name len.
     let pat = [1u8, 1, 0, 0, 0, 0, 0, 0, 1, 0];
-    let hits: Vec<usize> = b.windows(pat.len()).enumerate().filter(|(_, w)| *w == pat).map(|(i, _)| i).collect();
+    let hits: Vec<usize> = b
+        .windows(pat.len())
+        .enumerate()
+        .filter(|(_, w)| *w == pat)
+        .map(|(i, _)| i)
+        .collect();
     assert!(!hits.is_empty(), "pipeline message");
     for pos in hits {
         b[pos + 8] = 0x0f;
@@ -93,7 +118,11 @@ fn unknown_filter_is_named() {
     }
     let e = f.read(&b, "/ck_deflate", 0, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::Unsupported, "{e}");
-    assert!(e.message.contains("32015") && e.message.contains("zstd"), "{}", e.message);
+    assert!(
+        e.message.contains("32015") && e.message.contains("zstd"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -103,7 +132,10 @@ fn read_limit_is_enforced() {
     f.max_read_bytes = 100;
     let e = f.read(&b, "/ck_deflate", 0, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::Unsupported);
-    assert!(f.read(&b, "/ck_deflate", 0, Some(10)).is_err(), "chunk of 400 bytes exceeds 100");
+    assert!(
+        f.read(&b, "/ck_deflate", 0, Some(10)).is_err(),
+        "chunk of 400 bytes exceeds 100"
+    );
     f.max_read_bytes = 1 << 20;
     assert_eq!(f.read(&b, "/ck_deflate", 0, Some(10)).unwrap().num_rows, 10);
 }
@@ -112,7 +144,13 @@ fn read_limit_is_enforced() {
 /// that range, and the call is repeated. Results must equal the whole-buffer read.
 #[test]
 fn restartable_with_range_cache() {
-    for name in ["vl_earliest", "vl_latest", "types_latest", "dense_attrs", "vl_nested"] {
+    for name in [
+        "vl_earliest",
+        "vl_latest",
+        "types_latest",
+        "dense_attrs",
+        "vl_nested",
+    ] {
         let b = fixture(name);
         let full = Hdf5File::open(&b).unwrap();
         let paths = arrowsmith_hdf5::dataset_paths(&full, &b).unwrap();
@@ -138,7 +176,11 @@ fn restartable_with_range_cache() {
                 let ranges = f.plan(&cache, p, 0, None);
                 match ranges {
                     Ok(r) => {
-                        let missing: Vec<_> = r.iter().filter(|(o, l)| cache_get(&cache, *o, *l).is_none()).cloned().collect();
+                        let missing: Vec<_> = r
+                            .iter()
+                            .filter(|(o, l)| cache_get(&cache, *o, *l).is_none())
+                            .cloned()
+                            .collect();
                         if missing.is_empty() {
                             break;
                         }

@@ -14,7 +14,13 @@ fn open(name: &str) -> (Vec<u8>, Hdf5File) {
 
 #[test]
 fn superblock_versions() {
-    for (name, v) in [("vl_earliest", 0), ("vl_v108", 2), ("vl_v110", 3), ("vl_latest", 3), ("len4", 2)] {
+    for (name, v) in [
+        ("vl_earliest", 0),
+        ("vl_v108", 2),
+        ("vl_v110", 3),
+        ("vl_latest", 3),
+        ("len4", 2),
+    ] {
         assert_eq!(open(name).1.superblock.version, v, "{name}");
     }
     let (_, f) = open("userblock_earliest");
@@ -54,8 +60,14 @@ fn chunk_indexes_and_layout_versions() {
     }
     let (b, f) = open("types_latest");
     assert_eq!(f.info(&b, "/compact_i4").unwrap().layout, "compact");
-    assert_eq!(f.info(&b, "/ck_all3").unwrap().filters, vec!["shuffle", "deflate", "fletcher32"]);
-    assert_eq!(f.info(&b, "/ck_lzf_shuffle").unwrap().filters, vec!["shuffle", "lzf"]);
+    assert_eq!(
+        f.info(&b, "/ck_all3").unwrap().filters,
+        vec!["shuffle", "deflate", "fletcher32"]
+    );
+    assert_eq!(
+        f.info(&b, "/ck_lzf_shuffle").unwrap().filters,
+        vec!["shuffle", "lzf"]
+    );
 }
 
 fn validity(c: &Column, i: usize) -> bool {
@@ -63,7 +75,9 @@ fn validity(c: &Column, i: usize) -> bool {
 }
 
 fn str_at(c: &Column, i: usize) -> &[u8] {
-    let (Buffer::I32(o), Buffer::U8(d)) = (&c.buffers[0], &c.buffers[1]) else { panic!() };
+    let (Buffer::I32(o), Buffer::U8(d)) = (&c.buffers[0], &c.buffers[1]) else {
+        panic!()
+    };
     &d[o[i] as usize..o[i + 1] as usize]
 }
 
@@ -75,7 +89,11 @@ fn null_versus_empty() {
         let c = &f.read(&b, "/vlstr_utf8", 0, None).unwrap().columns[0];
         assert_eq!(c.dtype, DataType::Utf8);
         assert!(validity(c, 0) && str_at(c, 0).is_empty());
-        assert_eq!(str_at(c, 5).len(), 70_005, "big string in its own collection");
+        assert_eq!(
+            str_at(c, 5).len(),
+            70_005,
+            "big string in its own collection"
+        );
         // Never-written contiguous storage: every cell is a null reference.
         let c = &f.read(&b, "/vlstr_unwritten", 0, None).unwrap().columns[0];
         assert_eq!(c.null_count(), 10);
@@ -117,10 +135,14 @@ fn invalid_utf8_falls_back_to_binary() {
 fn nested_vl_shapes() {
     let (b, f) = open("vl_nested");
     let c = &f.read(&b, "/vlen_of_vlen", 0, None).unwrap().columns[0];
-    let DataType::List(inner) = &c.dtype else { panic!() };
+    let DataType::List(inner) = &c.dtype else {
+        panic!()
+    };
     assert!(matches!(inner.dtype, DataType::List(_)));
     let c = &f.read(&b, "/vlen_struct_60", 0, None).unwrap().columns[0];
-    let DataType::List(inner) = &c.dtype else { panic!() };
+    let DataType::List(inner) = &c.dtype else {
+        panic!()
+    };
     assert!(matches!(&inner.dtype, DataType::Struct(fs) if fs.len() == 3));
     let (b, f) = open("vl_latest");
     let batch = f.read(&b, "/cmpd_vl", 0, None).unwrap();

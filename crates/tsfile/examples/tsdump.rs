@@ -6,9 +6,19 @@ fn main() {
     let path = std::env::args().nth(1).expect("usage: tsdump FILE");
     let bytes = std::fs::read(&path).unwrap();
     let f = TsFile::open(&bytes).unwrap_or_else(|e| panic!("{e}"));
-    println!("version {} size {} index {:?} properties {:?}", f.version(), f.size(), f.index_range(), f.properties());
+    println!(
+        "version {} size {} index {:?} properties {:?}",
+        f.version(),
+        f.size(),
+        f.index_range(),
+        f.properties()
+    );
     for t in f.tables() {
-        let cols: Vec<String> = t.columns.iter().map(|c| format!("{}:{}:{:?}", c.name, c.dtype.name(), c.category)).collect();
+        let cols: Vec<String> = t
+            .columns
+            .iter()
+            .map(|c| format!("{}:{}:{:?}", c.name, c.dtype.name(), c.category))
+            .collect();
         println!("table {} [{}]", t.name, cols.join(", "));
     }
     for d in f.devices(None) {

@@ -30,9 +30,17 @@ impl ColBuilder {
             TsType::Int64 | TsType::Timestamp | TsType::Vector => Data::I64(Vec::new()),
             TsType::Float => Data::F32(Vec::new()),
             TsType::Double => Data::F64(Vec::new()),
-            TsType::Text | TsType::String | TsType::Blob => Data::Bytes { offsets: vec![0], data: Vec::new() },
+            TsType::Text | TsType::String | TsType::Blob => Data::Bytes {
+                offsets: vec![0],
+                data: Vec::new(),
+            },
         };
-        ColBuilder { dtype, data, validity: Bitmap::new(), nulls: 0 }
+        ColBuilder {
+            dtype,
+            data,
+            validity: Bitmap::new(),
+            nulls: 0,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -53,14 +61,19 @@ impl ColBuilder {
     /// Decode a page with no nulls straight into this column's value buffer (one copy).
     /// `decode` appends to the `Values` it is given and reports errors; returns `None` when
     /// this column kind has no direct path (the caller then decodes into scratch).
-    pub fn decode_direct<E>(&mut self, decode: impl FnOnce(&mut Values) -> Result<(), E>) -> Option<Result<usize, E>> {
+    pub fn decode_direct<E>(
+        &mut self,
+        decode: impl FnOnce(&mut Values) -> Result<(), E>,
+    ) -> Option<Result<usize, E>> {
         let before = self.validity.len();
         let (mut vals, put_back): (Values, fn(&mut Data, Values)) = match &mut self.data {
-            Data::I32(v) if self.dtype != TsType::Date => (Values::I32(std::mem::take(v)), |d, v| {
-                if let (Data::I32(d), Values::I32(v)) = (d, v) {
-                    *d = v
-                }
-            }),
+            Data::I32(v) if self.dtype != TsType::Date => {
+                (Values::I32(std::mem::take(v)), |d, v| {
+                    if let (Data::I32(d), Values::I32(v)) = (d, v) {
+                        *d = v
+                    }
+                })
+            }
             Data::I64(v) => (Values::I64(std::mem::take(v)), |d, v| {
                 if let (Data::I64(d), Values::I64(v)) = (d, v) {
                     *d = v
@@ -118,7 +131,13 @@ impl ColBuilder {
             (Data::I64(o), Values::I64(v)) => o.extend_from_slice(&v[k0..k1]),
             (Data::F32(o), Values::F32(v)) => o.extend_from_slice(&v[k0..k1]),
             (Data::F64(o), Values::F64(v)) => o.extend_from_slice(&v[k0..k1]),
-            (Data::Bytes { offsets, data }, Values::Bytes { offsets: vo, data: vd }) => {
+            (
+                Data::Bytes { offsets, data },
+                Values::Bytes {
+                    offsets: vo,
+                    data: vd,
+                },
+            ) => {
                 let (s, e) = (vo[k0] as usize, vo[k1] as usize);
                 let base = data.len() as i64 - s as i64;
                 data.extend_from_slice(&vd[s..e]);
@@ -138,7 +157,13 @@ impl ColBuilder {
             (Data::I64(o), Values::I64(v)) => o.push(v[k]),
             (Data::F32(o), Values::F32(v)) => o.push(v[k]),
             (Data::F64(o), Values::F64(v)) => o.push(v[k]),
-            (Data::Bytes { offsets, data }, Values::Bytes { offsets: vo, data: vd }) => {
+            (
+                Data::Bytes { offsets, data },
+                Values::Bytes {
+                    offsets: vo,
+                    data: vd,
+                },
+            ) => {
                 data.extend_from_slice(&vd[vo[k] as usize..vo[k + 1] as usize]);
                 offsets.push(data.len() as i32);
             }
@@ -170,35 +195,51 @@ impl ColBuilder {
         }
     }
 
-    pub fn finish(self) -> Column {
-        let validity = if self.nulls > 0 { Some(self.validity) } else { None };
+    pub fn finish(self, unit: TimeUnit) -> Column {
+        let validity = if self.nulls > 0 {
+            Some(self.validity)
+        } else {
+            None
+        };
         match self.data {
             Data::Bool(b) => Column::boolean(b, validity),
             Data::I32(v) => {
-                let dt = if self.dtype == TsType::Date { DataType::Date32 } else { DataType::Int32 };
+                let dt = if self.dtype == TsType::Date {
+                    DataType::Date32
+                } else {
+                    DataType::Int32
+                };
                 Column::primitive(dt, Buffer::I32(v), validity)
             }
             Data::I64(v) => {
-                let dt = if self.dtype == TsType::Timestamp { DataType::Timestamp(TimeUnit::Millisecond) } else { DataType::Int64 };
+                let dt = if self.dtype == TsType::Timestamp {
+                    DataType::Timestamp(unit)
+                } else {
+                    DataType::Int64
+                };
                 Column::primitive(dt, Buffer::I64(v), validity)
             }
             Data::F32(v) => Column::primitive(DataType::Float32, Buffer::F32(v), validity),
             Data::F64(v) => Column::primitive(DataType::Float64, Buffer::F64(v), validity),
             Data::Bytes { offsets, data } => {
-                let dt = if self.dtype == TsType::Blob { DataType::Binary } else { DataType::Utf8 };
+                let dt = if self.dtype == TsType::Blob {
+                    DataType::Binary
+                } else {
+                    DataType::Utf8
+                };
                 Column::bytes(dt, offsets, data, validity)
             }
         }
     }
 }
 
-pub(crate) fn arrow_type(t: TsType) -> DataType {
+pub(crate) fn arrow_type(t: TsType, unit: TimeUnit) -> DataType {
     match t {
         TsType::Boolean => DataType::Bool,
         TsType::Int32 => DataType::Int32,
         TsType::Date => DataType::Date32,
         TsType::Int64 | TsType::Vector => DataType::Int64,
-        TsType::Timestamp => DataType::Timestamp(TimeUnit::Millisecond),
+        TsType::Timestamp => DataType::Timestamp(unit),
         TsType::Float => DataType::Float32,
         TsType::Double => DataType::Float64,
         TsType::Text | TsType::String => DataType::Utf8,
@@ -223,7 +264,20 @@ pub(crate) fn date_to_days(v: i32) -> Option<i32> {
         return None;
     }
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let mdays = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mdays = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     if d > mdays[(m - 1) as usize] {
         return None;
     }

@@ -17,7 +17,12 @@ pub(crate) struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     pub fn new(data: &'a [u8], base: u64, what: &'static str) -> Self {
-        Cursor { data, pos: 0, base, what }
+        Cursor {
+            data,
+            pos: 0,
+            base,
+            what,
+        }
     }
     #[inline]
     pub fn offset(&self) -> u64 {
@@ -33,11 +38,20 @@ impl<'a> Cursor<'a> {
         err(
             self.offset(),
             ErrorCode::Truncated,
-            format!("{} at byte {}: {field} runs past the end of its {} bytes", self.what, self.base, self.data.len()),
+            format!(
+                "{} at byte {}: {field} runs past the end of its {} bytes",
+                self.what,
+                self.base,
+                self.data.len()
+            ),
         )
     }
     pub fn invalid(&self, msg: impl std::fmt::Display) -> DecodeError {
-        err(self.offset(), ErrorCode::Invalid, format!("{} at byte {}: {msg}", self.what, self.base))
+        err(
+            self.offset(),
+            ErrorCode::Invalid,
+            format!("{} at byte {}: {msg}", self.what, self.base),
+        )
     }
     #[inline]
     pub fn take(&mut self, n: usize, field: &str) -> Result<&'a [u8], DecodeError> {
@@ -79,7 +93,9 @@ impl<'a> Cursor<'a> {
         Ok(Some(self.take(len as usize, field)?))
     }
     pub fn var_string(&mut self, field: &str) -> Result<Option<String>, DecodeError> {
-        Ok(self.var_bytes(field)?.map(|b| String::from_utf8_lossy(b).into_owned()))
+        Ok(self
+            .var_bytes(field)?
+            .map(|b| String::from_utf8_lossy(b).into_owned()))
     }
     /// int32 BE length + bytes (−1 = null).
     pub fn int_string(&mut self, field: &str) -> Result<Option<String>, DecodeError> {
@@ -90,7 +106,9 @@ impl<'a> Cursor<'a> {
         if len < 0 {
             return Err(self.invalid(format!("{field} has negative length {len}")));
         }
-        Ok(Some(String::from_utf8_lossy(self.take(len as usize, field)?).into_owned()))
+        Ok(Some(
+            String::from_utf8_lossy(self.take(len as usize, field)?).into_owned(),
+        ))
     }
 }
 

@@ -28,7 +28,13 @@ impl ChunkHeader {
 /// planned chunk ranges never sees a spurious `NeedBytes`). `limit` bounds the chunk
 /// (the index area starts there).
 pub(crate) fn read_chunk_header(src: &dyn ByteSource, off: u64, limit: u64) -> Result<ChunkHeader> {
-    let what = |m: String| err(off, ErrorCode::Invalid, format!("chunk header at byte {off}: {m}"));
+    let what = |m: String| {
+        err(
+            off,
+            ErrorCode::Invalid,
+            format!("chunk header at byte {off}: {m}"),
+        )
+    };
     let marker = src.read(Format::TsFile, off, 1)?[0];
     if !matches!(marker & 0x3f, 1 | 5) {
         return Err(what(format!("marker 0x{marker:02x} is not a chunk header")));
@@ -39,16 +45,30 @@ pub(crate) fn read_chunk_header(src: &dyn ByteSource, off: u64, limit: u64) -> R
     if name_len < 0 || (name_len as u64) > limit.saturating_sub(pos) {
         return Err(what(format!("measurement name length {name_len}")));
     }
-    let name = String::from_utf8_lossy(src.read(Format::TsFile, pos, name_len as usize)?).into_owned();
+    let name =
+        String::from_utf8_lossy(src.read(Format::TsFile, pos, name_len as usize)?).into_owned();
     pos += name_len as u64;
     let data_size = read_uvarint(src, &mut pos)? as u64;
     let tail = src.read(Format::TsFile, pos, 3)?;
     let (dtype, compression, encoding) = (tail[0], tail[1], tail[2]);
     pos += 3;
     if pos + data_size > limit {
-        return Err(err(off, ErrorCode::OutOfBounds, format!("chunk header at byte {off}: data size {data_size} runs past byte {limit}")));
+        return Err(err(
+            off,
+            ErrorCode::OutOfBounds,
+            format!("chunk header at byte {off}: data size {data_size} runs past byte {limit}"),
+        ));
     }
-    Ok(ChunkHeader { offset: off, marker, name, data_size, dtype, compression, encoding, data_start: pos })
+    Ok(ChunkHeader {
+        offset: off,
+        marker,
+        name,
+        data_size,
+        dtype,
+        compression,
+        encoding,
+        data_start: pos,
+    })
 }
 
 fn read_uvarint(src: &dyn ByteSource, pos: &mut u64) -> Result<u32> {
@@ -63,7 +83,11 @@ fn read_uvarint(src: &dyn ByteSource, pos: &mut u64) -> Result<u32> {
             return Ok(v);
         }
     }
-    Err(err(start, ErrorCode::Invalid, format!("varint at byte {start} is longer than 5 bytes")))
+    Err(err(
+        start,
+        ErrorCode::Invalid,
+        format!("varint at byte {start} is longer than 5 bytes"),
+    ))
 }
 
 #[derive(Debug, Clone)]
@@ -84,14 +108,28 @@ impl PageHeader {
 }
 
 /// Parse the next page header from `c` (positioned in a chunk's data) and skip its body.
-pub(crate) fn next_page(c: &mut Cursor, with_stats: bool, stats_type: TsType) -> Result<PageHeader> {
+pub(crate) fn next_page(
+    c: &mut Cursor,
+    with_stats: bool,
+    stats_type: TsType,
+) -> Result<PageHeader> {
     let offset = c.offset();
     let uncompressed = c.uvarint("page uncompressed size")? as usize;
     if uncompressed == 0 {
-        return Ok(PageHeader { offset, uncompressed: 0, compressed: 0, stats: None, body: c.pos });
+        return Ok(PageHeader {
+            offset,
+            uncompressed: 0,
+            compressed: 0,
+            stats: None,
+            body: c.pos,
+        });
     }
     let compressed = c.uvarint("page compressed size")? as usize;
-    let stats = if with_stats { Some(parse_stats(c, stats_type)?) } else { None };
+    let stats = if with_stats {
+        Some(parse_stats(c, stats_type)?)
+    } else {
+        None
+    };
     if compressed > c.remaining() {
         return Err(err(offset, ErrorCode::OutOfBounds, format!("page header at byte {offset}: compressed size {compressed} exceeds the {} bytes left in its chunk", c.remaining())));
     }
@@ -101,5 +139,11 @@ pub(crate) fn next_page(c: &mut Cursor, with_stats: bool, stats_type: TsType) ->
     }
     let body = c.pos;
     c.pos += compressed;
-    Ok(PageHeader { offset, uncompressed, compressed, stats, body })
+    Ok(PageHeader {
+        offset,
+        uncompressed,
+        compressed,
+        stats,
+        body,
+    })
 }

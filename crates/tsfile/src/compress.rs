@@ -5,7 +5,12 @@ use std::io::Read;
 
 /// Decompress `src` (one page body) into `dst` (cleared first), expecting exactly
 /// `uncompressed` bytes.
-pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec<u8>) -> Result<(), String> {
+pub fn decompress(
+    c: Compression,
+    src: &[u8],
+    uncompressed: usize,
+    dst: &mut Vec<u8>,
+) -> Result<(), String> {
     match c {
         Compression::Uncompressed => {
             dst.clear();
@@ -14,21 +19,39 @@ pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec
         Compression::Snappy => {
             let n = snap::raw::decompress_len(src).map_err(|e| e.to_string())?;
             if n != uncompressed {
-                return Err(format!("snappy block holds {n} bytes, page header says {uncompressed}"));
+                return Err(format!(
+                    "snappy block holds {n} bytes, page header says {uncompressed}"
+                ));
+            }
+            // Snappy cannot expand more than ~22× (a 3-byte copy emits at most 64 bytes).
+            if n > src.len().saturating_mul(32).saturating_add(64) {
+                return Err(format!(
+                    "snappy block of {} bytes cannot expand to {n}",
+                    src.len()
+                ));
             }
             // The decoder overwrites all n bytes: resize without re-zeroing a reused buffer.
             set_len(dst, n);
-            let w = snap::raw::Decoder::new().decompress(src, dst).map_err(|e| e.to_string())?;
+            let w = snap::raw::Decoder::new()
+                .decompress(src, dst)
+                .map_err(|e| e.to_string())?;
             dst.truncate(w);
         }
         Compression::Lz4 => {
+            // An LZ4 block expands at most 255×.
+            if uncompressed > src.len().saturating_mul(256).saturating_add(64) {
+                return Err(format!(
+                    "LZ4 block of {} bytes cannot expand to {uncompressed}",
+                    src.len()
+                ));
+            }
             set_len(dst, uncompressed);
             let n = lz4_flex::block::decompress_into(src, dst).map_err(|e| e.to_string())?;
             dst.truncate(n);
         }
         Compression::Gzip => {
             dst.clear();
-            dst.reserve(uncompressed);
+            dst.reserve(uncompressed.min(src.len().saturating_mul(8)));
             flate2::read::GzDecoder::new(src)
                 .take(uncompressed as u64 + 1)
                 .read_to_end(dst)
@@ -36,22 +59,31 @@ pub fn decompress(c: Compression, src: &[u8], uncompressed: usize, dst: &mut Vec
         }
         Compression::Zstd => {
             dst.clear();
-            dst.reserve(uncompressed);
+            dst.reserve(uncompressed.min(src.len().saturating_mul(8)));
             let mut s = src;
             let dec = ruzstd::decoding::StreamingDecoder::new(&mut s).map_err(|e| e.to_string())?;
-            dec.take(uncompressed as u64 + 1).read_to_end(dst).map_err(|e| e.to_string())?;
+            dec.take(uncompressed as u64 + 1)
+                .read_to_end(dst)
+                .map_err(|e| e.to_string())?;
         }
         Compression::Lzma2 => {
             dst.clear();
-            dst.reserve(uncompressed);
+            dst.reserve(uncompressed.min(src.len().saturating_mul(8)));
             let mut input = std::io::BufReader::new(src);
-            let mut w = LimitedWriter { out: dst, limit: uncompressed };
+            let mut w = LimitedWriter {
+                out: dst,
+                limit: uncompressed,
+            };
             lzma_rs::xz_decompress(&mut input, &mut w).map_err(|e| e.to_string())?;
         }
         other => return Err(format!("compression {} is not supported", other.name())),
     }
     if dst.len() != uncompressed {
-        return Err(format!("{} page decompressed to {} bytes, header says {uncompressed}", c.name(), dst.len()));
+        return Err(format!(
+            "{} page decompressed to {} bytes, header says {uncompressed}",
+            c.name(),
+            dst.len()
+        ));
     }
     Ok(())
 }
@@ -72,7 +104,9 @@ struct LimitedWriter<'a> {
 impl std::io::Write for LimitedWriter<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.out.len() + buf.len() > self.limit {
-            return Err(std::io::Error::other("xz stream is larger than the page header says"));
+            return Err(std::io::Error::other(
+                "xz stream is larger than the page header says",
+            ));
         }
         self.out.extend_from_slice(buf);
         Ok(buf.len())

@@ -64,23 +64,51 @@ impl TsFile {
     pub fn open(src: &dyn ByteSource) -> Result<TsFile> {
         let size = src.size();
         if size < 7 + 10 {
-            return Err(err(0, ErrorCode::Truncated, format!("file header: {size} bytes is too short for a TsFile")));
+            return Err(err(
+                0,
+                ErrorCode::Truncated,
+                format!("file header: {size} bytes is too short for a TsFile"),
+            ));
         }
         let head = src.read(Format::TsFile, 0, 7)?;
         if &head[..6] != MAGIC {
-            return Err(err(0, ErrorCode::Invalid, "file header at byte 0: missing \"TsFile\" magic"));
+            return Err(err(
+                0,
+                ErrorCode::Invalid,
+                "file header at byte 0: missing \"TsFile\" magic",
+            ));
         }
         let version = head[6];
         if version != 3 && version != 4 {
-            return Err(err(6, ErrorCode::Unsupported, format!("file header at byte 6: format version {version} (only 3 and 4 are supported)")));
+            return Err(err(
+                6,
+                ErrorCode::Unsupported,
+                format!(
+                    "file header at byte 6: format version {version} (only 3 and 4 are supported)"
+                ),
+            ));
         }
         let tail = src.read(Format::TsFile, size - 10, 10)?;
         if &tail[4..] != MAGIC {
-            return Err(err(size - 6, ErrorCode::Truncated, format!("file tail at byte {}: missing \"TsFile\" magic (incomplete file?)", size - 6)));
+            return Err(err(
+                size - 6,
+                ErrorCode::Truncated,
+                format!(
+                    "file tail at byte {}: missing \"TsFile\" magic (incomplete file?)",
+                    size - 6
+                ),
+            ));
         }
         let meta_size = i32::from_be_bytes(tail[..4].try_into().unwrap());
         if meta_size <= 0 || meta_size as u64 > size - 17 {
-            return Err(err(size - 10, ErrorCode::OutOfBounds, format!("file tail at byte {}: metadata size {meta_size} exceeds the file", size - 10)));
+            return Err(err(
+                size - 10,
+                ErrorCode::OutOfBounds,
+                format!(
+                    "file tail at byte {}: metadata size {meta_size} exceeds the file",
+                    size - 10
+                ),
+            ));
         }
         let meta_at = size - 10 - meta_size as u64;
         let bytes = src.read(Format::TsFile, meta_at, meta_size as usize)?;
@@ -93,14 +121,25 @@ impl TsFile {
         };
         if let Some((k, v)) = properties.iter().find(|(k, _)| k == "encryptLevel") {
             if v.as_deref().is_some_and(|v| v != "0") {
-                return Err(err(meta_at, ErrorCode::Unsupported, format!("file metadata: encrypted files ({k}={v:?}) are not supported")));
+                return Err(err(
+                    meta_at,
+                    ErrorCode::Unsupported,
+                    format!("file metadata: encrypted files ({k}={v:?}) are not supported"),
+                ));
             }
         }
         let mut devices = Vec::new();
         for (table, root) in roots {
             walk_devices(src, &table, &root, version, size, 0, &mut devices)?;
         }
-        Ok(TsFile { version, size, meta_offset, schemas, devices, properties })
+        Ok(TsFile {
+            version,
+            size,
+            meta_offset,
+            schemas,
+            devices,
+            properties,
+        })
     }
 
     #[allow(clippy::type_complexity)]
@@ -109,7 +148,12 @@ impl TsFile {
         at: u64,
         version: u8,
         size: u64,
-    ) -> Result<(Vec<(String, IndexNode)>, Vec<TableSchema>, u64, Vec<(String, Option<String>)>)> {
+    ) -> Result<(
+        Vec<(String, IndexNode)>,
+        Vec<TableSchema>,
+        u64,
+        Vec<(String, Option<String>)>,
+    )> {
         let mut c = Cursor::new(bytes, at, "file metadata");
         let mut roots = Vec::new();
         let mut schemas = Vec::new();
@@ -188,7 +232,9 @@ impl TsFile {
     }
 
     pub fn schema(&self, table: &str) -> Option<&TableSchema> {
-        self.schemas.iter().find(|s| s.name.eq_ignore_ascii_case(table))
+        self.schemas
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(table))
     }
 
     /// Devices, optionally only those of `table`. Needs no bytes beyond `open`'s.
@@ -202,10 +248,17 @@ impl TsFile {
 
     pub(crate) fn device_info(&self, d: &DeviceEntry) -> DeviceInfo {
         let tags = match self.schema(d.id.table()) {
-            Some(s) => (0..s.tags().count()).map(|k| d.id.segments.get(k + 1).cloned().flatten()).collect(),
+            Some(s) => (0..s.tags().count())
+                .map(|k| d.id.segments.get(k + 1).cloned().flatten())
+                .collect(),
             None => vec![],
         };
-        DeviceInfo { table: d.table.clone(), path: d.id.path(), segments: d.id.segments.clone(), tags }
+        DeviceInfo {
+            table: d.table.clone(),
+            path: d.id.path(),
+            segments: d.id.segments.clone(),
+            tags,
+        }
     }
 
     /// Every series of every device (tree view), with encoding/compression from each
@@ -222,7 +275,10 @@ impl TsFile {
                 let (encoding, compression) = match s.chunks.first() {
                     Some(c) => {
                         let h = crate::chunk::read_chunk_header(src, c.offset, self.meta_offset)?;
-                        (Encoding::from_id(h.encoding), Compression::from_id(h.compression))
+                        (
+                            Encoding::from_id(h.encoding),
+                            Compression::from_id(h.compression),
+                        )
                     }
                     None => (None, None),
                 };
@@ -244,7 +300,11 @@ impl TsFile {
     }
 
     /// All TimeseriesMetadata of one device, sorted by name as in the file.
-    pub(crate) fn device_series(&self, src: &dyn ByteSource, d: &DeviceEntry) -> Result<Vec<SeriesMeta>> {
+    pub(crate) fn device_series(
+        &self,
+        src: &dyn ByteSource,
+        d: &DeviceEntry,
+    ) -> Result<Vec<SeriesMeta>> {
         let mut out = Vec::new();
         let (s, e) = d.range;
         let bytes = read_range(src, s, e, "device measurement index")?;
@@ -254,9 +314,19 @@ impl TsFile {
         Ok(out)
     }
 
-    fn walk_measurements(&self, src: &dyn ByteSource, node: &IndexNode, depth: usize, out: &mut Vec<SeriesMeta>) -> Result<()> {
+    fn walk_measurements(
+        &self,
+        src: &dyn ByteSource,
+        node: &IndexNode,
+        depth: usize,
+        out: &mut Vec<SeriesMeta>,
+    ) -> Result<()> {
         if depth > MAX_DEPTH {
-            return Err(err(node.end, ErrorCode::TooDeep, "measurement index deeper than 64 levels"));
+            return Err(err(
+                node.end,
+                ErrorCode::TooDeep,
+                "measurement index deeper than 64 levels",
+            ));
         }
         for i in 0..node.offsets.len() {
             let (s, e) = node.child(i);
@@ -279,11 +349,29 @@ impl TsFile {
     }
 }
 
-pub(crate) fn read_range<'a>(src: &'a dyn ByteSource, s: u64, e: u64, what: &str) -> Result<&'a [u8]> {
+pub(crate) fn read_range<'a>(
+    src: &'a dyn ByteSource,
+    s: u64,
+    e: u64,
+    what: &str,
+) -> Result<&'a [u8]> {
     if e < s || e > src.size() {
-        return Err(err(s, ErrorCode::OutOfBounds, format!("{what} at byte {s}: range {s}..{e} is outside the {}-byte file", src.size())));
+        return Err(err(
+            s,
+            ErrorCode::OutOfBounds,
+            format!(
+                "{what} at byte {s}: range {s}..{e} is outside the {}-byte file",
+                src.size()
+            ),
+        ));
     }
-    let len = usize::try_from(e - s).map_err(|_| err(s, ErrorCode::OutOfBounds, format!("{what} at byte {s}: range too large")))?;
+    let len = usize::try_from(e - s).map_err(|_| {
+        err(
+            s,
+            ErrorCode::OutOfBounds,
+            format!("{what} at byte {s}: range too large"),
+        )
+    })?;
     src.read(Format::TsFile, s, len)
 }
 
@@ -297,12 +385,20 @@ fn walk_devices(
     out: &mut Vec<DeviceEntry>,
 ) -> Result<(), DecodeError> {
     if depth > MAX_DEPTH {
-        return Err(err(node.end, ErrorCode::TooDeep, "device index deeper than 64 levels"));
+        return Err(err(
+            node.end,
+            ErrorCode::TooDeep,
+            "device index deeper than 64 levels",
+        ));
     }
     for i in 0..node.offsets.len() {
         let (s, e) = node.child(i);
         match node.kind {
-            NodeKind::LeafDevice => out.push(DeviceEntry { table: table.to_string(), id: node.devices[i].clone().normalized(), range: (s, e) }),
+            NodeKind::LeafDevice => out.push(DeviceEntry {
+                table: table.to_string(),
+                id: node.devices[i].clone().normalized(),
+                range: (s, e),
+            }),
             _ => {
                 let bytes = read_range(src, s, e, "device index node")?;
                 let mut c = Cursor::new(bytes, s, "device index node");

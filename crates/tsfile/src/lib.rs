@@ -14,6 +14,7 @@ pub mod meta;
 mod read;
 pub mod types;
 
+pub use arrowsmith_core::TimeUnit;
 pub use file::{DeviceInfo, TimeseriesInfo, TsFile};
 pub use meta::{ColumnCategory, ColumnSchema, TableSchema};
 pub use read::Query;

@@ -66,7 +66,11 @@ pub(crate) fn parse_series(c: &mut Cursor, file_size: u64) -> Result<SeriesMeta,
     let kind = c.u8("timeseries metadata type")?;
     let name = c.var_string("measurement id")?.unwrap_or_default();
     let tid = c.u8("data type")?;
-    let dtype = TsType::from_id(tid).ok_or_else(|| c.invalid(format!("timeseries metadata at byte {at}: unknown data type {tid}")))?;
+    let dtype = TsType::from_id(tid).ok_or_else(|| {
+        c.invalid(format!(
+            "timeseries metadata at byte {at}: unknown data type {tid}"
+        ))
+    })?;
     let list_len = c.uvarint("chunk metadata list size")? as usize;
     let stats = parse_stats(c, dtype)?;
     let list = c.take(list_len, "chunk metadata list")?;
@@ -76,12 +80,26 @@ pub(crate) fn parse_series(c: &mut Cursor, file_size: u64) -> Result<SeriesMeta,
     while !lc.at_end() {
         let off = lc.i64("chunk offset")?;
         if off < 0 || off as u64 >= file_size {
-            return Err(lc.invalid(format!("chunk offset {off} is outside the {file_size}-byte file")));
+            return Err(lc.invalid(format!(
+                "chunk offset {off} is outside the {file_size}-byte file"
+            )));
         }
-        let st = if own_stats { parse_stats(&mut lc, dtype)? } else { stats };
-        chunks.push(ChunkMeta { offset: off as u64, stats: st });
+        let st = if own_stats {
+            parse_stats(&mut lc, dtype)?
+        } else {
+            stats
+        };
+        chunks.push(ChunkMeta {
+            offset: off as u64,
+            stats: st,
+        });
     }
-    Ok(SeriesMeta { name, dtype, stats, chunks })
+    Ok(SeriesMeta {
+        name,
+        dtype,
+        stats,
+        chunks,
+    })
 }
 
 /// A device id: v4 segments (`[table, tag1, …]` or tree `[prefix, rest…]`), v3 one path.
@@ -93,10 +111,17 @@ pub struct DeviceId {
 impl DeviceId {
     /// Dotted path (null segments print as `null`).
     pub fn path(&self) -> String {
-        self.segments.iter().map(|s| s.as_deref().unwrap_or("null")).collect::<Vec<_>>().join(".")
+        self.segments
+            .iter()
+            .map(|s| s.as_deref().unwrap_or("null"))
+            .collect::<Vec<_>>()
+            .join(".")
     }
     pub fn table(&self) -> &str {
-        self.segments.first().and_then(|s| s.as_deref()).unwrap_or("")
+        self.segments
+            .first()
+            .and_then(|s| s.as_deref())
+            .unwrap_or("")
     }
     /// Strip trailing null segments (Java does, C++ does not).
     pub fn normalized(mut self) -> Self {
@@ -109,7 +134,9 @@ impl DeviceId {
 
 pub(crate) fn parse_device_id(c: &mut Cursor, version: u8) -> Result<DeviceId, DecodeError> {
     if version == 3 {
-        return Ok(DeviceId { segments: vec![Some(c.var_string("device path")?.unwrap_or_default())] });
+        return Ok(DeviceId {
+            segments: vec![Some(c.var_string("device path")?.unwrap_or_default())],
+        });
     }
     let n = c.uvarint("device segment count")? as usize;
     if n > c.remaining() {
@@ -144,17 +171,29 @@ pub(crate) struct IndexNode {
 impl IndexNode {
     /// Byte range of child `i`.
     pub fn child(&self, i: usize) -> (u64, u64) {
-        let end = if i + 1 < self.offsets.len() { self.offsets[i + 1] } else { self.end };
+        let end = if i + 1 < self.offsets.len() {
+            self.offsets[i + 1]
+        } else {
+            self.end
+        };
         (self.offsets[i], end)
     }
 }
 
 /// Parse a node whose entries are device-level (`device_keys`) or measurement-level.
-pub(crate) fn parse_node(c: &mut Cursor, version: u8, device_keys: bool, file_size: u64) -> Result<IndexNode, DecodeError> {
+pub(crate) fn parse_node(
+    c: &mut Cursor,
+    version: u8,
+    device_keys: bool,
+    file_size: u64,
+) -> Result<IndexNode, DecodeError> {
     let at = c.offset();
     let n = c.uvarint("index node child count")? as usize;
     if n > c.remaining() {
-        return Err(c.invalid(format!("index node at byte {at} claims {n} children in {} bytes", c.remaining())));
+        return Err(c.invalid(format!(
+            "index node at byte {at} claims {n} children in {} bytes",
+            c.remaining()
+        )));
     }
     let mut devices = Vec::new();
     let mut offsets = Vec::with_capacity(n);
@@ -166,13 +205,17 @@ pub(crate) fn parse_node(c: &mut Cursor, version: u8, device_keys: bool, file_si
         }
         let off = c.i64("index entry offset")?;
         if off < 0 || off as u64 > file_size {
-            return Err(c.invalid(format!("index node at byte {at}: child offset {off} outside the file")));
+            return Err(c.invalid(format!(
+                "index node at byte {at}: child offset {off} outside the file"
+            )));
         }
         offsets.push(off as u64);
     }
     let end = c.i64("index node end offset")?;
     if end < 0 || end as u64 > file_size {
-        return Err(c.invalid(format!("index node at byte {at}: end offset {end} outside the file")));
+        return Err(c.invalid(format!(
+            "index node at byte {at}: end offset {end} outside the file"
+        )));
     }
     let k = c.u8("index node type")?;
     let kind = match k {
@@ -183,15 +226,32 @@ pub(crate) fn parse_node(c: &mut Cursor, version: u8, device_keys: bool, file_si
         _ => return Err(c.invalid(format!("index node at byte {at}: unknown node type {k}"))),
     };
     if device_keys != matches!(kind, NodeKind::InternalDevice | NodeKind::LeafDevice) {
-        return Err(c.invalid(format!("index node at byte {at}: node type {kind:?} where a {} node was expected", if device_keys { "device" } else { "measurement" })));
+        return Err(c.invalid(format!(
+            "index node at byte {at}: node type {kind:?} where a {} node was expected",
+            if device_keys { "device" } else { "measurement" }
+        )));
     }
     for i in 0..n {
-        let (s, e) = (offsets[i], if i + 1 < n { offsets[i + 1] } else { end as u64 });
+        let (s, e) = (
+            offsets[i],
+            if i + 1 < n {
+                offsets[i + 1]
+            } else {
+                end as u64
+            },
+        );
         if s > e {
-            return Err(c.invalid(format!("index node at byte {at}: child {i} range {s}..{e} is reversed")));
+            return Err(c.invalid(format!(
+                "index node at byte {at}: child {i} range {s}..{e} is reversed"
+            )));
         }
     }
-    Ok(IndexNode { devices, offsets, end: end as u64, kind })
+    Ok(IndexNode {
+        devices,
+        offsets,
+        end: end as u64,
+        kind,
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -220,10 +280,14 @@ pub struct TableSchema {
 
 impl TableSchema {
     pub fn tags(&self) -> impl Iterator<Item = &ColumnSchema> {
-        self.columns.iter().filter(|c| c.category == ColumnCategory::Tag)
+        self.columns
+            .iter()
+            .filter(|c| c.category == ColumnCategory::Tag)
     }
     pub fn fields(&self) -> impl Iterator<Item = &ColumnSchema> {
-        self.columns.iter().filter(|c| c.category == ColumnCategory::Field)
+        self.columns
+            .iter()
+            .filter(|c| c.category == ColumnCategory::Field)
     }
 }
 
@@ -236,7 +300,8 @@ pub(crate) fn parse_table_schema(c: &mut Cursor, name: String) -> Result<TableSc
     for _ in 0..n {
         let cname = c.int_string("column name")?.unwrap_or_default();
         let t = c.u8("column type")?;
-        let dtype = TsType::from_id(t).ok_or_else(|| c.invalid(format!("column {cname}: unknown data type {t}")))?;
+        let dtype = TsType::from_id(t)
+            .ok_or_else(|| c.invalid(format!("column {cname}: unknown data type {t}")))?;
         let encoding = Encoding::from_id(c.u8("column encoding")?);
         let compression = Compression::from_id(c.u8("column compression")?);
         let props = c.i32("column property count")?;
@@ -255,7 +320,13 @@ pub(crate) fn parse_table_schema(c: &mut Cursor, name: String) -> Result<TableSc
             3 => ColumnCategory::Time,
             _ => return Err(c.invalid(format!("column {cname}: unknown category {cat}"))),
         };
-        columns.push(ColumnSchema { name: cname, dtype, encoding, compression, category });
+        columns.push(ColumnSchema {
+            name: cname,
+            dtype,
+            encoding,
+            compression,
+            category,
+        });
     }
     Ok(TableSchema { name, columns })
 }

@@ -10,7 +10,10 @@ use crate::encoding::{decode_page, decode_page_v, Values};
 use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
 use crate::types::{Compression, Encoding, TsType};
-use arrowsmith_core::{Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Format, Result, TimeUnit};
+use arrowsmith_core::{
+    Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Format,
+    Result, TimeUnit,
+};
 
 /// What to read. Every filter is optional; `None` means "everything".
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -62,25 +65,53 @@ struct Scratch {
 impl TsFile {
     pub(crate) fn flavor(&self) -> crate::encoding::Flavor {
         // The C++ writer stores the `encryptKey` property as null, Java as "".
-        let cpp = self.properties.iter().any(|(k, v)| k == "encryptKey" && v.is_none());
-        crate::encoding::Flavor { version: self.version, cpp }
+        let cpp = self
+            .properties
+            .iter()
+            .any(|(k, v)| k == "encryptKey" && v.is_none());
+        crate::encoding::Flavor {
+            version: self.version,
+            cpp,
+        }
     }
 
-    fn plan_query<'a>(&'a self, src: &dyn ByteSource, q: &Query) -> Result<(Plan<'a>, Vec<Vec<SeriesMeta>>)> {
+    fn plan_query<'a>(
+        &'a self,
+        src: &dyn ByteSource,
+        q: &Query,
+    ) -> Result<(Plan<'a>, Vec<Vec<SeriesMeta>>)> {
         let table = match &q.table {
             Some(t) => self.schema(t),
             None => self.schemas.first(),
         };
-        if q.table.is_some() && table.is_none() && !self.devices.iter().any(|d| d.id.table().eq_ignore_ascii_case(q.table.as_deref().unwrap())) {
-            return Err(err(0, ErrorCode::NotFound, format!("table {:?} is not in the file", q.table.as_deref().unwrap())));
+        if q.table.is_some()
+            && table.is_none()
+            && !self.devices.iter().any(|d| {
+                d.id.table()
+                    .eq_ignore_ascii_case(q.table.as_deref().unwrap())
+            })
+        {
+            return Err(err(
+                0,
+                ErrorCode::NotFound,
+                format!("table {:?} is not in the file", q.table.as_deref().unwrap()),
+            ));
         }
-        let tag_names: Vec<&str> = table.map(|t| t.tags().map(|c| c.name.as_str()).collect()).unwrap_or_default();
+        let tag_names: Vec<&str> = table
+            .map(|t| t.tags().map(|c| c.name.as_str()).collect())
+            .unwrap_or_default();
         let mut tag_filters = Vec::new();
         for (name, value) in &q.tags {
             let k = tag_names
                 .iter()
                 .position(|t| t.eq_ignore_ascii_case(name))
-                .ok_or_else(|| err(0, ErrorCode::NotFound, format!("tag column {name:?} is not in the table")))?;
+                .ok_or_else(|| {
+                    err(
+                        0,
+                        ErrorCode::NotFound,
+                        format!("tag column {name:?} is not in the table"),
+                    )
+                })?;
             tag_filters.push((k, value.as_str()));
         }
         let devices: Vec<&DeviceEntry> = self
@@ -88,11 +119,21 @@ impl TsFile {
             .iter()
             .filter(|d| match (table, &q.table) {
                 (Some(t), _) => d.id.table().eq_ignore_ascii_case(&t.name),
-                (None, Some(t)) => d.id.table().eq_ignore_ascii_case(t) || d.table.eq_ignore_ascii_case(t),
+                (None, Some(t)) => {
+                    d.id.table().eq_ignore_ascii_case(t) || d.table.eq_ignore_ascii_case(t)
+                }
                 (None, None) => true,
             })
-            .filter(|d| q.devices.as_ref().is_none_or(|ds| ds.iter().any(|p| *p == d.id.path())))
-            .filter(|d| tag_filters.iter().all(|(k, v)| d.id.segments.get(k + 1).and_then(|s| s.as_deref()) == Some(*v)))
+            .filter(|d| {
+                q.devices
+                    .as_ref()
+                    .is_none_or(|ds| ds.iter().any(|p| *p == d.id.path()))
+            })
+            .filter(|d| {
+                tag_filters
+                    .iter()
+                    .all(|(k, v)| d.id.segments.get(k + 1).and_then(|s| s.as_deref()) == Some(*v))
+            })
             .collect();
         let mut series = Vec::with_capacity(devices.len());
         for d in &devices {
@@ -106,17 +147,26 @@ impl TsFile {
                 for c in &t.columns {
                     match c.category {
                         crate::meta::ColumnCategory::Tag => {
-                            all.push(OutCol { name: c.name.clone(), kind: OutKind::Tag(k) });
+                            all.push(OutCol {
+                                name: c.name.clone(),
+                                kind: OutKind::Tag(k),
+                            });
                             k += 1;
                         }
-                        crate::meta::ColumnCategory::Field => all.push(OutCol { name: c.name.clone(), kind: OutKind::Field(c.dtype) }),
+                        crate::meta::ColumnCategory::Field => all.push(OutCol {
+                            name: c.name.clone(),
+                            kind: OutKind::Field(c.dtype),
+                        }),
                         _ => {}
                     }
                 }
                 cols = select(all, &q.columns)?;
             }
             None => {
-                let mut all = vec![OutCol { name: "device".into(), kind: OutKind::Device }];
+                let mut all = vec![OutCol {
+                    name: "device".into(),
+                    kind: OutKind::Device,
+                }];
                 let mut seen: HashMap<String, TsType> = HashMap::new();
                 let mut names = Vec::new();
                 for s in series.iter().flatten() {
@@ -125,7 +175,16 @@ impl TsFile {
                     }
                     match seen.get(&s.name) {
                         Some(t) if *t != s.dtype => {
-                            return Err(err(0, ErrorCode::TypeMismatch, format!("measurement {:?} is {} in one device and {} in another", s.name, t.name(), s.dtype.name())))
+                            return Err(err(
+                                0,
+                                ErrorCode::TypeMismatch,
+                                format!(
+                                    "measurement {:?} is {} in one device and {} in another",
+                                    s.name,
+                                    t.name(),
+                                    s.dtype.name()
+                                ),
+                            ))
                         }
                         Some(_) => {}
                         None => {
@@ -135,13 +194,25 @@ impl TsFile {
                     }
                 }
                 names.sort();
-                all.extend(names.into_iter().map(|n| OutCol { kind: OutKind::Field(seen[&n]), name: n }));
+                all.extend(names.into_iter().map(|n| OutCol {
+                    kind: OutKind::Field(seen[&n]),
+                    name: n,
+                }));
                 cols.extend(select(all, &q.columns)?);
             }
         }
         let start = q.start.unwrap_or(i64::MIN);
         let end = q.end.unwrap_or(i64::MAX);
-        Ok((Plan { table, devices, cols, start, end }, series))
+        Ok((
+            Plan {
+                table,
+                devices,
+                cols,
+                start,
+                end,
+            },
+            series,
+        ))
     }
 
     /// Byte ranges (start, end) of every chunk `read(q)` will touch, sorted and coalesced,
@@ -165,13 +236,23 @@ impl TsFile {
         let mut ranges = Vec::new();
         for (di, _) in plan.devices.iter().enumerate() {
             let ss = &series[di];
-            let wanted = |name: &str| plan.cols.iter().any(|c| matches!(c.kind, OutKind::Field(_)) && c.name == name);
+            let wanted = |name: &str| {
+                plan.cols
+                    .iter()
+                    .any(|c| matches!(c.kind, OutKind::Field(_)) && c.name == name)
+            };
             if let Some(time) = ss.iter().find(|s| s.dtype == TsType::Vector) {
                 let tchunks = sorted(&time.chunks);
-                let keep: Vec<bool> = tchunks.iter().map(|c| c.stats.overlaps(plan.start, plan.end)).collect();
+                let keep: Vec<bool> = tchunks
+                    .iter()
+                    .map(|c| c.stats.overlaps(plan.start, plan.end))
+                    .collect();
                 // Time chunks are always read (they give the rows); value chunks only when
                 // projected, in a kept chunk group, and not all-null.
-                for s in ss.iter().filter(|s| s.dtype != TsType::Vector && wanted(&s.name)) {
+                for s in ss
+                    .iter()
+                    .filter(|s| s.dtype != TsType::Vector && wanted(&s.name))
+                {
                     for c in &s.chunks {
                         let ti = tchunks.partition_point(|t| t.offset < c.offset);
                         if ti > 0 && keep[ti - 1] && c.stats.count > 0 {
@@ -207,18 +288,40 @@ impl TsFile {
 
     /// Read the query into one batch: `time`, then the selected tag/device and field columns.
     pub fn read(&self, src: &dyn ByteSource, q: &Query) -> Result<Batch> {
+        self.read_as(src, q, TimeUnit::Millisecond)
+    }
+
+    /// [`TsFile::read`] with the unit to label the `time` column and TIMESTAMP fields with
+    /// (the file does not record one; values are passed through unchanged).
+    pub fn read_as(&self, src: &dyn ByteSource, q: &Query, unit: TimeUnit) -> Result<Batch> {
         let (plan, series) = self.plan_query(src, q)?;
         let mut remaining = q.limit.unwrap_or(usize::MAX);
         let mut times: Vec<i64> = Vec::new();
-        let mut builders: Vec<Option<ColBuilder>> =
-            plan.cols.iter().map(|c| if let OutKind::Field(t) = c.kind { Some(ColBuilder::new(t)) } else { None }).collect();
+        let mut builders: Vec<Option<ColBuilder>> = plan
+            .cols
+            .iter()
+            .map(|c| {
+                if let OutKind::Field(t) = c.kind {
+                    Some(ColBuilder::new(t))
+                } else {
+                    None
+                }
+            })
+            .collect();
         // Size every output buffer once from the statistics (rows of overlapping time chunks).
         let estimate: u64 = series
             .iter()
             .flat_map(|ss| ss.iter().filter(|s| s.dtype == TsType::Vector))
-            .flat_map(|s| s.chunks.iter().filter(|c| c.stats.overlaps(plan.start, plan.end)).map(|c| c.stats.count))
+            .flat_map(|s| {
+                s.chunks
+                    .iter()
+                    .filter(|c| c.stats.overlaps(plan.start, plan.end))
+                    .map(|c| c.stats.count)
+            })
             .sum();
-        let estimate = (estimate as usize).min(remaining).min(self.size as usize * 8);
+        let estimate = (estimate as usize)
+            .min(remaining)
+            .min(self.size as usize * 8);
         times.reserve(estimate);
         for b in builders.iter_mut().flatten() {
             b.reserve(estimate);
@@ -237,19 +340,52 @@ impl TsFile {
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| matches!(c.kind, OutKind::Field(_)))
-                .map(|(i, c)| (i, ss.iter().find(|s| s.name == c.name && s.dtype != TsType::Vector)))
+                .map(|(i, c)| {
+                    (
+                        i,
+                        ss.iter()
+                            .find(|s| s.name == c.name && s.dtype != TsType::Vector),
+                    )
+                })
                 .collect();
             for (i, s) in &field_series {
                 if let (Some(s), OutKind::Field(t)) = (s, &plan.cols[*i].kind) {
                     if s.dtype.physical() != t.physical() {
-                        return Err(err(0, ErrorCode::TypeMismatch, format!("device {}: column {} is {} in the file but {} in the schema", dev.id.path(), s.name, s.dtype.name(), t.name())));
+                        return Err(err(
+                            0,
+                            ErrorCode::TypeMismatch,
+                            format!(
+                                "device {}: column {} is {} in the file but {} in the schema",
+                                dev.id.path(),
+                                s.name,
+                                s.dtype.name(),
+                                t.name()
+                            ),
+                        ));
                     }
                 }
             }
             if let Some(time) = ss.iter().find(|s| s.dtype == TsType::Vector) {
-                self.read_aligned(src, time, &field_series, &plan, &mut times, &mut builders, &mut remaining, &mut scratch)?;
+                self.read_aligned(
+                    src,
+                    time,
+                    &field_series,
+                    &plan,
+                    &mut times,
+                    &mut builders,
+                    &mut remaining,
+                    &mut scratch,
+                )?;
             } else {
-                self.read_nonaligned(src, &field_series, &plan, &mut times, &mut builders, &mut remaining, &mut scratch)?;
+                self.read_nonaligned(
+                    src,
+                    &field_series,
+                    &plan,
+                    &mut times,
+                    &mut builders,
+                    &mut remaining,
+                    &mut scratch,
+                )?;
             }
             let n = times.len() - before;
             if n > 0 {
@@ -257,30 +393,41 @@ impl TsFile {
             }
         }
         // Assemble.
-        let mut fields = vec![Field::new("time", DataType::Timestamp(TimeUnit::Millisecond), false)];
+        let mut fields = vec![Field::new("time", DataType::Timestamp(unit), false)];
         let nrows = times.len();
-        let mut columns = vec![Column::primitive(DataType::Timestamp(TimeUnit::Millisecond), Buffer::I64(times), None)];
+        let mut columns = vec![Column::primitive(
+            DataType::Timestamp(unit),
+            Buffer::I64(times),
+            None,
+        )];
         for (i, c) in plan.cols.iter().enumerate() {
             match c.kind {
                 OutKind::Field(t) => {
                     let b = builders[i].take().unwrap();
                     debug_assert_eq!(b.len(), nrows);
-                    fields.push(Field::new(c.name.clone(), arrow_type(t), true));
-                    columns.push(b.finish());
+                    fields.push(Field::new(c.name.clone(), arrow_type(t, unit), true));
+                    columns.push(b.finish(unit));
                 }
                 OutKind::Tag(k) => {
-                    let vals = |di: usize| plan.devices[di].id.segments.get(k + 1).cloned().flatten();
+                    let vals =
+                        |di: usize| plan.devices[di].id.segments.get(k + 1).cloned().flatten();
                     fields.push(Field::new(c.name.clone(), DataType::DictionaryUtf8, true));
                     columns.push(dictionary(&row_devices, vals));
                 }
                 OutKind::Device => {
                     fields.push(Field::new(c.name.clone(), DataType::DictionaryUtf8, false));
-                    columns.push(dictionary(&row_devices, |di| Some(plan.devices[di].id.path())));
+                    columns.push(dictionary(&row_devices, |di| {
+                        Some(plan.devices[di].id.path())
+                    }));
                 }
             }
         }
         let _ = plan.table;
-        Ok(Batch { fields, columns, num_rows: nrows })
+        Ok(Batch {
+            fields,
+            columns,
+            num_rows: nrows,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -297,7 +444,8 @@ impl TsFile {
     ) -> Result<()> {
         let tchunks = sorted(&time.chunks);
         // Pair each value chunk with the time chunk of its chunk group (greatest offset below).
-        let mut paired: Vec<Vec<Option<&ChunkMeta>>> = vec![vec![None; tchunks.len()]; fields.len()];
+        let mut paired: Vec<Vec<Option<&ChunkMeta>>> =
+            vec![vec![None; tchunks.len()]; fields.len()];
         for (j, (_, s)) in fields.iter().enumerate() {
             if let Some(s) = s {
                 for c in &s.chunks {
@@ -309,7 +457,10 @@ impl TsFile {
             }
         }
         let mut vbufs: Vec<Vec<u8>> = vec![Vec::new(); fields.len()];
-        let mut vvals: Vec<Option<Values>> = fields.iter().map(|(_, s)| s.map(|s| Values::new(s.dtype.physical()))).collect();
+        let mut vvals: Vec<Option<Values>> = fields
+            .iter()
+            .map(|(_, s)| s.map(|s| Values::new(s.dtype.physical())))
+            .collect();
         for (ti, tc) in tchunks.iter().enumerate() {
             if *remaining == 0 {
                 return Ok(());
@@ -329,7 +480,8 @@ impl TsFile {
                 match (s, paired[j][ti]) {
                     (Some(_), Some(vc)) if vc.stats.count > 0 => {
                         let vh = read_chunk_header(src, vc.offset, self.meta_offset)?;
-                        let vdata = src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
+                        let vdata =
+                            src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
                         let base = vh.data_start;
                         vcur.push(Some((vh, Cursor::new(vdata, base, "value chunk"))));
                     }
@@ -358,13 +510,22 @@ impl TsFile {
                 // Decode the time page once; every value column shares it. When the page
                 // statistics say every row passes, decode straight into the output.
                 let tbody = &tdata[tp.body..tp.body + tp.compressed];
-                decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page).map_err(|m| page_err(&tp, "time", m))?;
-                let full = pstats.count > 0 && pstats.within(plan.start, plan.end) && (pstats.count as usize) <= *remaining;
+                decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page)
+                    .map_err(|m| page_err(&tp, "time", m))?;
+                let full = pstats.count > 0
+                    && pstats.within(plan.start, plan.end)
+                    && (pstats.count as usize) <= *remaining;
+                // The statistics count is the page's row count: never decode more.
+                let tlimit = if pstats.count > 0 {
+                    (pstats.count as usize).min(value_limit(tp.uncompressed))
+                } else {
+                    value_limit(tp.uncompressed)
+                };
                 let (rows, lo, hi);
                 if full {
                     let before = times.len();
                     let mut tv = Values::I64(std::mem::take(times));
-                    let r = decode_page(tenc, &scratch.page, before + value_limit(tp.uncompressed), &mut tv);
+                    let r = decode_page(tenc, &scratch.page, before + tlimit, &mut tv);
                     let Values::I64(t) = tv else { unreachable!() };
                     *times = t;
                     r.map_err(|e| dec_err(&tp, "time", e))?;
@@ -375,11 +536,17 @@ impl TsFile {
                 } else {
                     scratch.times.clear();
                     let mut tv = Values::I64(std::mem::take(&mut scratch.times));
-                    decode_page(tenc, &scratch.page, value_limit(tp.uncompressed), &mut tv).map_err(|e| dec_err(&tp, "time", e))?;
-                    let Values::I64(ptimes) = tv else { unreachable!() };
+                    decode_page(tenc, &scratch.page, tlimit, &mut tv)
+                        .map_err(|e| dec_err(&tp, "time", e))?;
+                    let Values::I64(ptimes) = tv else {
+                        unreachable!()
+                    };
                     rows = ptimes.len();
                     lo = ptimes.partition_point(|&t| t < plan.start);
-                    hi = ptimes.partition_point(|&t| t <= plan.end).min(lo.saturating_add(*remaining)).max(lo);
+                    hi = ptimes
+                        .partition_point(|&t| t <= plan.end)
+                        .min(lo.saturating_add(*remaining))
+                        .max(lo);
                     times.extend_from_slice(&ptimes[lo..hi]);
                     scratch.times = ptimes;
                 }
@@ -394,29 +561,45 @@ impl TsFile {
                             b.push_nulls(hi - lo);
                             continue;
                         }
-                        let vdata = src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
+                        let vdata =
+                            src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
                         let body = &vdata[vp.body..vp.body + vp.compressed];
                         let buf = &mut vbufs[j];
-                        decompress(compression(vh)?, body, vp.uncompressed, buf).map_err(|m| page_err(vp, "value", m))?;
+                        decompress(compression(vh)?, body, vp.uncompressed, buf)
+                            .map_err(|m| page_err(vp, "value", m))?;
                         if buf.len() < 4 {
                             return Err(page_err(vp, "value", "shorter than its row count".into()));
                         }
                         let n = i32::from_be_bytes(buf[..4].try_into().unwrap());
                         if n < 0 || n as usize != rows {
-                            return Err(page_err(vp, "value", format!("row count {n} differs from the {rows} rows of its time page")));
+                            return Err(page_err(
+                                vp,
+                                "value",
+                                format!(
+                                    "row count {n} differs from the {rows} rows of its time page"
+                                ),
+                            ));
                         }
                         let bm_len = rows.div_ceil(8);
                         if buf.len() < 4 + bm_len {
-                            return Err(page_err(vp, "value", format!("null bitmap of {bm_len} bytes is truncated")));
+                            return Err(page_err(
+                                vp,
+                                "value",
+                                format!("null bitmap of {bm_len} bytes is truncated"),
+                            ));
                         }
                         let (bitmap, stream) = buf[4..].split_at(bm_len);
                         let present = popcount_prefix(bitmap, rows);
-                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| page_err(vp, "value", format!("unknown encoding {}", vh.encoding)))?;
+                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| {
+                            page_err(vp, "value", format!("unknown encoding {}", vh.encoding))
+                        })?;
                         if present == rows && lo == 0 && hi == rows {
                             // No nulls, every row wanted: decode into the output column directly.
                             let at = b.len();
                             let flavor = self.flavor();
-                            let direct = b.decode_direct(|v| decode_page_v(flavor, enc, stream, at + present, v));
+                            let direct = b.decode_direct(|v| {
+                                decode_page_v(flavor, enc, stream, at + present, v)
+                            });
                             if let Some(r) = direct {
                                 let n = r.map_err(|e| dec_err(vp, "value", e))?;
                                 if n != rows {
@@ -427,9 +610,17 @@ impl TsFile {
                         }
                         let vals = vvals[j].as_mut().unwrap();
                         vals.clear();
-                        decode_page_v(self.flavor(), enc, stream, present, vals).map_err(|e| dec_err(vp, "value", e))?;
+                        decode_page_v(self.flavor(), enc, stream, present, vals)
+                            .map_err(|e| dec_err(vp, "value", e))?;
                         if vals.len() < present {
-                            return Err(page_err(vp, "value", format!("bitmap marks {present} values present, stream holds {}", vals.len())));
+                            return Err(page_err(
+                                vp,
+                                "value",
+                                format!(
+                                    "bitmap marks {present} values present, stream holds {}",
+                                    vals.len()
+                                ),
+                            ));
                         }
                         fix_dates(b.dtype, vals, vp)?;
                         if present == rows {
@@ -472,7 +663,16 @@ impl TsFile {
                 let h = read_chunk_header(src, c.offset, self.meta_offset)?;
                 let data = src.read(Format::TsFile, h.data_start, h.data_size as usize)?;
                 let comp = compression(&h)?;
-                let enc = Encoding::from_id(h.encoding).ok_or_else(|| err(h.offset, ErrorCode::Unsupported, format!("chunk header at byte {}: unknown encoding {}", h.offset, h.encoding)))?;
+                let enc = Encoding::from_id(h.encoding).ok_or_else(|| {
+                    err(
+                        h.offset,
+                        ErrorCode::Unsupported,
+                        format!(
+                            "chunk header at byte {}: unknown encoding {}",
+                            h.offset, h.encoding
+                        ),
+                    )
+                })?;
                 let mut cur = Cursor::new(data, h.data_start, "chunk");
                 while !cur.at_end() {
                     let p = next_page(&mut cur, !h.single_page(), s.dtype)?;
@@ -482,26 +682,49 @@ impl TsFile {
                     if !page_overlaps(&p.stats.unwrap_or(c.stats), plan.start, plan.end) {
                         continue;
                     }
-                    decompress(comp, &data[p.body..p.body + p.compressed], p.uncompressed, &mut scratch.page).map_err(|m| page_err(&p, "", m))?;
+                    decompress(
+                        comp,
+                        &data[p.body..p.body + p.compressed],
+                        p.uncompressed,
+                        &mut scratch.page,
+                    )
+                    .map_err(|m| page_err(&p, "", m))?;
                     let page = &scratch.page;
                     let mut pos = 0;
-                    let tlen = crate::bytes::uvarint(page, &mut pos).ok_or_else(|| page_err(&p, "", "truncated time length".into()))? as usize;
+                    let tlen = crate::bytes::uvarint(page, &mut pos)
+                        .ok_or_else(|| page_err(&p, "", "truncated time length".into()))?
+                        as usize;
                     if page.len() - pos < tlen {
-                        return Err(page_err(&p, "", format!("time column of {tlen} bytes exceeds the page")));
+                        return Err(page_err(
+                            &p,
+                            "",
+                            format!("time column of {tlen} bytes exceeds the page"),
+                        ));
                     }
                     let (tb, vb) = page[pos..].split_at(tlen);
                     let mut tv = Values::I64(Vec::new());
-                    let limit = value_limit(p.uncompressed);
+                    let count = p.stats.unwrap_or(c.stats).count as usize;
+                    let limit = if count > 0 {
+                        count.min(value_limit(p.uncompressed))
+                    } else {
+                        value_limit(p.uncompressed)
+                    };
                     if decode_page(Encoding::Ts2Diff, tb, limit, &mut tv).is_err() {
                         // The time encoding is not recorded; PLAIN is the other one writers use.
                         tv = Values::I64(Vec::new());
-                        decode_page(Encoding::Plain, tb, limit, &mut tv).map_err(|e| dec_err(&p, "time", e))?;
+                        decode_page(Encoding::Plain, tb, limit, &mut tv)
+                            .map_err(|e| dec_err(&p, "time", e))?;
                     }
                     let Values::I64(pt) = tv else { unreachable!() };
                     let mut pv = Values::new(s.dtype.physical());
-                    decode_page_v(self.flavor(), enc, vb, pt.len(), &mut pv).map_err(|e| dec_err(&p, "value", e))?;
+                    decode_page_v(self.flavor(), enc, vb, pt.len(), &mut pv)
+                        .map_err(|e| dec_err(&p, "value", e))?;
                     if pv.len() != pt.len() {
-                        return Err(page_err(&p, "", format!("{} timestamps but {} values", pt.len(), pv.len())));
+                        return Err(page_err(
+                            &p,
+                            "",
+                            format!("{} timestamps but {} values", pt.len(), pv.len()),
+                        ));
                     }
                     fix_dates(s.dtype, &mut pv, &p)?;
                     let lo = pt.partition_point(|&t| t < plan.start);
@@ -513,7 +736,11 @@ impl TsFile {
             per.push(Some((ts, vals)));
         }
         // Union of timestamps (each series is sorted), capped by the limit.
-        let mut union: Vec<i64> = per.iter().flatten().flat_map(|(t, _)| t.iter().copied()).collect();
+        let mut union: Vec<i64> = per
+            .iter()
+            .flatten()
+            .flat_map(|(t, _)| t.iter().copied())
+            .collect();
         union.sort_unstable();
         union.dedup();
         union.truncate(*remaining);
@@ -557,8 +784,17 @@ fn select(all: Vec<OutCol>, want: &Option<Vec<String>>) -> Result<Vec<OutCol>> {
         let i = all
             .iter()
             .position(|c| c.as_ref().is_some_and(|c| c.name == *w))
-            .or_else(|| all.iter().position(|c| c.as_ref().is_some_and(|c| c.name.eq_ignore_ascii_case(w))))
-            .ok_or_else(|| err(0, ErrorCode::NotFound, format!("column {w:?} is not in the file")))?;
+            .or_else(|| {
+                all.iter()
+                    .position(|c| c.as_ref().is_some_and(|c| c.name.eq_ignore_ascii_case(w)))
+            })
+            .ok_or_else(|| {
+                err(
+                    0,
+                    ErrorCode::NotFound,
+                    format!("column {w:?} is not in the file"),
+                )
+            })?;
         out.push(all[i].take().unwrap());
     }
     Ok(out)
@@ -582,30 +818,60 @@ fn value_limit(uncompressed: usize) -> usize {
 
 fn time_encoding(h: &ChunkHeader) -> Result<Encoding> {
     match Encoding::from_id(h.encoding) {
-        Some(e @ (Encoding::Plain | Encoding::Ts2Diff | Encoding::Gorilla | Encoding::Rle | Encoding::Zigzag | Encoding::Chimp | Encoding::Sprintz | Encoding::Rlbe)) => Ok(e),
+        Some(
+            e @ (Encoding::Plain
+            | Encoding::Ts2Diff
+            | Encoding::Gorilla
+            | Encoding::Rle
+            | Encoding::Zigzag
+            | Encoding::Chimp
+            | Encoding::Sprintz
+            | Encoding::Rlbe),
+        ) => Ok(e),
         _ => Ok(Encoding::Ts2Diff),
     }
 }
 
 fn compression(h: &ChunkHeader) -> Result<Compression> {
-    Compression::from_id(h.compression)
-        .ok_or_else(|| err(h.offset, ErrorCode::Unsupported, format!("chunk header at byte {}: unknown compression {}", h.offset, h.compression)))
+    Compression::from_id(h.compression).ok_or_else(|| {
+        err(
+            h.offset,
+            ErrorCode::Unsupported,
+            format!(
+                "chunk header at byte {}: unknown compression {}",
+                h.offset, h.compression
+            ),
+        )
+    })
 }
 
 fn page_err(p: &PageHeader, what: &str, m: String) -> DecodeError {
     let sp = if what.is_empty() { "" } else { " " };
-    err(p.offset, ErrorCode::Invalid, format!("{what}{sp}page at byte {}: {m}", p.offset))
+    err(
+        p.offset,
+        ErrorCode::Invalid,
+        format!("{what}{sp}page at byte {}: {m}", p.offset),
+    )
 }
 
 fn dec_err(p: &PageHeader, what: &str, e: crate::encoding::DecErr) -> DecodeError {
-    err(p.offset, ErrorCode::Invalid, format!("{what} page at byte {}: stream position {}: {}", p.offset, e.pos, e.msg))
+    err(
+        p.offset,
+        ErrorCode::Invalid,
+        format!(
+            "{what} page at byte {}: stream position {}: {}",
+            p.offset, e.pos, e.msg
+        ),
+    )
 }
 
 fn fix_dates(t: TsType, v: &mut Values, p: &PageHeader) -> Result<()> {
     if t == TsType::Date {
         if let Values::I32(v) = v {
             for x in v.iter_mut() {
-                *x = date_to_days(*x).ok_or_else(|| page_err(p, "value", format!("DATE value {x} is not a yyyyMMdd date")))?;
+                *x = date_to_days(*x).ok_or_else(|| {
+                    page_err(p, "value", format!("DATE value {x} is not a yyyyMMdd date"))
+                })?;
             }
         }
     }
@@ -619,7 +885,16 @@ fn append_values(dst: &mut Values, src: &Values, lo: usize, hi: usize) {
         (Values::I64(d), Values::I64(s)) => d.extend_from_slice(&s[lo..hi]),
         (Values::F32(d), Values::F32(s)) => d.extend_from_slice(&s[lo..hi]),
         (Values::F64(d), Values::F64(s)) => d.extend_from_slice(&s[lo..hi]),
-        (Values::Bytes { offsets: d_o, data: d_d }, Values::Bytes { offsets: s_o, data: s_d }) => {
+        (
+            Values::Bytes {
+                offsets: d_o,
+                data: d_d,
+            },
+            Values::Bytes {
+                offsets: s_o,
+                data: s_d,
+            },
+        ) => {
             for k in lo..hi {
                 d_d.extend_from_slice(&s_d[s_o[k] as usize..s_o[k + 1] as usize]);
                 d_o.push(d_d.len() as u32);

@@ -15,14 +15,24 @@ fn load(name: &str) -> Fixture {
     let dir = fixtures_dir();
     Fixture {
         bytes: std::fs::read(dir.join(format!("{name}.tsfile"))).unwrap(),
-        meta: serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap(),
+        meta: serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap(),
+        )
+        .unwrap(),
     }
 }
 
 /// Expected rows (device order as the reader returns them: index order = sorted tags).
 fn expected(meta: &Value, keep: impl Fn(&Value, i64) -> bool, cols: &[&str]) -> Vec<Vec<Value>> {
     let mut devs: Vec<&Value> = meta["devices"].as_array().unwrap().iter().collect();
-    devs.sort_by_key(|d| d["tags"].as_array().unwrap().iter().map(|t| t.as_str().map(String::from)).collect::<Vec<_>>());
+    devs.sort_by_key(|d| {
+        d["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().map(String::from))
+            .collect::<Vec<_>>()
+    });
     let mut out = vec![];
     for d in devs {
         let n = d["rows"].as_u64().unwrap() as usize;
@@ -58,7 +68,10 @@ fn rows(b: &arrowsmith_core::Batch, cols: &[&str]) -> Vec<Vec<Value>> {
 fn assert_rows(got: &[Vec<Value>], want: &[Vec<Value>]) {
     assert_eq!(got.len(), want.len(), "row count");
     for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(g.iter().zip(w).all(|(a, b)| same(a, b)), "row {i}: got {g:?} want {w:?}");
+        assert!(
+            g.iter().zip(w).all(|(a, b)| same(a, b)),
+            "row {i}: got {g:?} want {w:?}"
+        );
     }
 }
 
@@ -66,8 +79,15 @@ fn assert_rows(got: &[Vec<Value>], want: &[Vec<Value>]) {
 fn time_range_and_projection() {
     let fx = load("cpp_multipage_gorilla_lz4");
     let f = TsFile::open(&fx.bytes).unwrap();
-    let t0 = fx.meta["devices"][0]["columns"]["time"][0].as_i64().unwrap();
-    for (start, end) in [(t0 + 1234, t0 + 3456), (t0 - 10, t0 + 5), (t0 + 999_999, t0 + 1_000_000), (i64::MIN, i64::MAX)] {
+    let t0 = fx.meta["devices"][0]["columns"]["time"][0]
+        .as_i64()
+        .unwrap();
+    for (start, end) in [
+        (t0 + 1234, t0 + 3456),
+        (t0 - 10, t0 + 5),
+        (t0 + 999_999, t0 + 1_000_000),
+        (i64::MIN, i64::MAX),
+    ] {
         let cols = ["i64", "id1", "d", "str"];
         let q = Query {
             columns: Some(cols.iter().map(|s| s.to_string()).collect()),
@@ -76,8 +96,14 @@ fn time_range_and_projection() {
             ..Default::default()
         };
         let b = f.read(&fx.bytes, &q).unwrap();
-        assert_eq!(b.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["time", "i64", "id1", "d", "str"]);
-        assert_eq!(b.fields[0].dtype, DataType::Timestamp(TimeUnit::Millisecond));
+        assert_eq!(
+            b.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+            vec!["time", "i64", "id1", "d", "str"]
+        );
+        assert_eq!(
+            b.fields[0].dtype,
+            DataType::Timestamp(TimeUnit::Millisecond)
+        );
         assert_eq!(b.fields[2].dtype, DataType::DictionaryUtf8);
         let want = expected(&fx.meta, |_, t| t >= start && t <= end, &cols);
         assert_rows(&rows(&b, &cols), &want);
@@ -90,26 +116,56 @@ fn tag_device_filters_and_limit() {
     let f = TsFile::open(&fx.bytes).unwrap();
     let cols = ["id1", "id2", "i32", "f", "dt", "b", "blob"];
     let cs = Some(cols.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-    let q = Query { columns: cs.clone(), tags: vec![("id2".into(), "g1".into())], ..Default::default() };
+    let q = Query {
+        columns: cs.clone(),
+        tags: vec![("id2".into(), "g1".into())],
+        ..Default::default()
+    };
     let b = f.read(&fx.bytes, &q).unwrap();
     let want = expected(&fx.meta, |tags, _| tags[1] == "g1", &cols);
     assert!(!want.is_empty());
     assert_rows(&rows(&b, &cols), &want);
 
-    let q = Query { columns: cs.clone(), devices: Some(vec!["t.dev03.g0".into()]), ..Default::default() };
+    let q = Query {
+        columns: cs.clone(),
+        devices: Some(vec!["t.dev03.g0".into()]),
+        ..Default::default()
+    };
     let b = f.read(&fx.bytes, &q).unwrap();
-    assert_rows(&rows(&b, &cols), &expected(&fx.meta, |tags, _| tags[0] == "dev03", &cols));
+    assert_rows(
+        &rows(&b, &cols),
+        &expected(&fx.meta, |tags, _| tags[0] == "dev03", &cols),
+    );
 
     for limit in [0, 1, 7, 21, 1000] {
-        let q = Query { columns: cs.clone(), limit: Some(limit), ..Default::default() };
+        let q = Query {
+            columns: cs.clone(),
+            limit: Some(limit),
+            ..Default::default()
+        };
         let b = f.read(&fx.bytes, &q).unwrap();
         let mut want = expected(&fx.meta, |_, _| true, &cols);
         want.truncate(limit);
         assert_rows(&rows(&b, &cols), &want);
     }
-    let q = Query { columns: Some(vec!["nope".into()]), ..Default::default() };
+    let q = Query {
+        columns: Some(vec!["i32".into()]),
+        ..Default::default()
+    };
+    let b = f.read_as(&fx.bytes, &q, TimeUnit::Microsecond).unwrap();
+    assert_eq!(
+        b.fields[0].dtype,
+        DataType::Timestamp(TimeUnit::Microsecond)
+    );
+    let q = Query {
+        columns: Some(vec!["nope".into()]),
+        ..Default::default()
+    };
     assert_eq!(f.read(&fx.bytes, &q).unwrap_err().code, ErrorCode::NotFound);
-    let q = Query { tags: vec![("id9".into(), "x".into())], ..Default::default() };
+    let q = Query {
+        tags: vec![("id9".into(), "x".into())],
+        ..Default::default()
+    };
     assert_eq!(f.read(&fx.bytes, &q).unwrap_err().code, ErrorCode::NotFound);
 }
 
@@ -120,15 +176,24 @@ fn metadata_views() {
     let t = f.tables();
     assert_eq!(t.len(), 1);
     assert_eq!(t[0].name, "t");
-    assert_eq!(t[0].tags().map(|c| c.name.as_str()).collect::<Vec<_>>(), vec!["id1", "id2"]);
+    assert_eq!(
+        t[0].tags().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+        vec!["id1", "id2"]
+    );
     assert_eq!(t[0].fields().count(), 10);
     let d = f.devices(Some("t"));
     assert_eq!(d.len(), 3);
-    assert_eq!(d[0].tags, vec![Some("d1".to_string()), Some("a".to_string())]);
+    assert_eq!(
+        d[0].tags,
+        vec![Some("d1".to_string()), Some("a".to_string())]
+    );
     assert_eq!(d[2].tags, vec![Some("d3".to_string()), None]);
     let ts = f.timeseries(&fx.bytes).unwrap();
     assert_eq!(ts.len(), 30);
-    let i64s = ts.iter().find(|s| s.measurement == "i64" && s.device == d[0].path).unwrap();
+    let i64s = ts
+        .iter()
+        .find(|s| s.measurement == "i64" && s.device == d[0].path)
+        .unwrap();
     assert_eq!(i64s.dtype, TsType::Int64);
     assert!(i64s.aligned);
     assert_eq!(i64s.compression, Some(arrowsmith_tsfile::Compression::Lz4));
@@ -140,11 +205,18 @@ fn metadata_views() {
     assert_eq!(paths, vec!["root.other.dev.x", "root.sg.d1", "root.sg.d2"]);
     let ts = f.timeseries(&fx.bytes).unwrap();
     let s = ts.iter().find(|s| s.measurement == "s_d_rlbe").unwrap();
-    assert_eq!((s.encoding, s.aligned), (Some(arrowsmith_tsfile::Encoding::Rlbe), false));
+    assert_eq!(
+        (s.encoding, s.aligned),
+        (Some(arrowsmith_tsfile::Encoding::Rlbe), false)
+    );
 }
 
 /// Drive a call against a RangeCache, loading whatever it asks for; returns (result, rounds).
-fn drive<T>(file: &[u8], cache: &mut RangeCache, mut f: impl FnMut(&RangeCache) -> arrowsmith_core::Result<T>) -> (T, usize) {
+fn drive<T>(
+    file: &[u8],
+    cache: &mut RangeCache,
+    mut f: impl FnMut(&RangeCache) -> arrowsmith_core::Result<T>,
+) -> (T, usize) {
     let mut rounds = 0;
     loop {
         match f(cache) {
@@ -162,7 +234,11 @@ fn drive<T>(file: &[u8], cache: &mut RangeCache, mut f: impl FnMut(&RangeCache) 
 
 #[test]
 fn sans_io_plan_covers_read() {
-    for name in ["cpp_multipage_gorilla_lz4", "cpp_tree_mixed", "cpp_plain_zstd"] {
+    for name in [
+        "cpp_multipage_gorilla_lz4",
+        "cpp_tree_mixed",
+        "cpp_plain_zstd",
+    ] {
         let fx = load(name);
         let file = &fx.bytes;
         let mut cache = RangeCache::new(file.len() as u64);
@@ -171,10 +247,20 @@ fn sans_io_plan_covers_read() {
         cache.insert(a, file[a as usize..b as usize].to_vec());
         for q in [
             Query::default(),
-            Query { columns: Some(vec!["i64".into(), "d".into()]), ..Default::default() },
-            Query { columns: Some(vec!["s_i64_gor".into()]), start: Some(1_600_000_030_000), end: Some(1_600_000_060_000), ..Default::default() },
+            Query {
+                columns: Some(vec!["i64".into(), "d".into()]),
+                ..Default::default()
+            },
+            Query {
+                columns: Some(vec!["s_i64_gor".into()]),
+                start: Some(1_600_000_030_000),
+                end: Some(1_600_000_060_000),
+                ..Default::default()
+            },
         ] {
-            let Ok(ranges) = f.plan(&cache, &q) else { continue };
+            let Ok(ranges) = f.plan(&cache, &q) else {
+                continue;
+            };
             // Only the head, the index and the planned ranges are loaded.
             let mut c2 = RangeCache::new(file.len() as u64);
             c2.insert(0, file[..7].to_vec());
@@ -182,7 +268,9 @@ fn sans_io_plan_covers_read() {
             for (s, e) in &ranges {
                 c2.insert(*s, file[*s as usize..*e as usize].to_vec());
             }
-            let got = f.read(&c2, &q).unwrap_or_else(|e| panic!("{name}: plan missed a range: {e}"));
+            let got = f
+                .read(&c2, &q)
+                .unwrap_or_else(|e| panic!("{name}: plan missed a range: {e}"));
             let full = f.read(file, &q).unwrap();
             assert_eq!(got, full);
             let planned: u64 = ranges.iter().map(|(s, e)| e - s).sum();

@@ -24,7 +24,13 @@ fn truncations_error_cleanly() {
         for len in (0..bytes.len()).step_by(step) {
             let cut = bytes[..len].to_vec();
             let e = try_all(&cut).unwrap_err();
-            assert!(matches!(e.code, ErrorCode::Truncated | ErrorCode::Invalid | ErrorCode::OutOfBounds), "{name} cut at {len}: {e}");
+            assert!(
+                matches!(
+                    e.code,
+                    ErrorCode::Truncated | ErrorCode::Invalid | ErrorCode::OutOfBounds
+                ),
+                "{name} cut at {len}: {e}"
+            );
         }
     }
 }
@@ -38,7 +44,17 @@ fn mutations_never_panic() {
         x ^= x << 17;
         x
     };
-    for name in ["cpp_gorilla_lz4", "cpp_rle_uncompressed", "cpp_sprintz_zstd", "cpp_rlbe_uncompressed", "cpp_chimp_gzip", "cpp_dictionary_uncompressed", "cpp_tree_mixed", "java_tree_aligned", "java_deep_index"] {
+    for name in [
+        "cpp_gorilla_lz4",
+        "cpp_rle_uncompressed",
+        "cpp_sprintz_zstd",
+        "cpp_rlbe_uncompressed",
+        "cpp_chimp_gzip",
+        "cpp_dictionary_uncompressed",
+        "cpp_tree_mixed",
+        "java_tree_aligned",
+        "java_deep_index",
+    ] {
         let orig = std::fs::read(fixtures_dir().join(format!("{name}.tsfile"))).unwrap();
         for _ in 0..300 {
             let mut b = orig.clone();

@@ -9,28 +9,61 @@ use std::collections::BTreeSet;
 fn check_tree(name: &str) -> usize {
     let dir = fixtures_dir();
     let bytes = std::fs::read(dir.join(format!("{name}.tsfile"))).unwrap();
-    let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap()).unwrap();
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap())
+            .unwrap();
     let f = TsFile::open(&bytes).unwrap_or_else(|e| panic!("{name}: open: {e}"));
-    let batch = f.read(&bytes, &Query::default()).unwrap_or_else(|e| panic!("{name}: read: {e}"));
-    let col = |n: &str| batch.column(n).unwrap_or_else(|| panic!("{name}: no column {n}"));
+    let batch = f
+        .read(&bytes, &Query::default())
+        .unwrap_or_else(|e| panic!("{name}: read: {e}"));
+    let col = |n: &str| {
+        batch
+            .column(n)
+            .unwrap_or_else(|| panic!("{name}: no column {n}"))
+    };
     let mut checked = 0;
     let mut row = 0;
     let mut seen = 0;
     while row < batch.num_rows {
         let dev = value(col("device"), row);
-        let d = meta["devices"].as_array().unwrap().iter().find(|d| d["path"] == dev).unwrap_or_else(|| panic!("{name}: unexpected device {dev}"));
+        let d = meta["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["path"] == dev)
+            .unwrap_or_else(|| panic!("{name}: unexpected device {dev}"));
         seen += 1;
         let series = d["series"].as_object().unwrap();
-        let union: BTreeSet<i64> = series.values().flat_map(|s| s["times"].as_array().unwrap().iter().map(|t| t.as_i64().unwrap())).collect();
+        let union: BTreeSet<i64> = series
+            .values()
+            .flat_map(|s| {
+                s["times"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_i64().unwrap())
+            })
+            .collect();
         for (i, t) in union.iter().enumerate() {
             let r = row + i;
             assert_eq!(value(col("device"), r), dev);
-            assert_eq!(value(col("time"), r), Value::from(*t), "{name} {dev} row {i}");
+            assert_eq!(
+                value(col("time"), r),
+                Value::from(*t),
+                "{name} {dev} row {i}"
+            );
             for (sname, s) in series {
                 let times = s["times"].as_array().unwrap();
-                let want = times.iter().position(|x| x.as_i64() == Some(*t)).map(|k| s["values"][k].clone()).unwrap_or(Value::Null);
+                let want = times
+                    .iter()
+                    .position(|x| x.as_i64() == Some(*t))
+                    .map(|k| s["values"][k].clone())
+                    .unwrap_or(Value::Null);
                 let got = value(col(sname), r);
-                assert!(same(&got, &want), "{name} {dev} {sname} t={t}: got {got} want {want}");
+                assert!(
+                    same(&got, &want),
+                    "{name} {dev} {sname} t={t}: got {got} want {want}"
+                );
                 checked += 1;
             }
         }

@@ -7,7 +7,7 @@ import { toRecordBatch, type WasmBatchHandle } from './arrow.js';
 import { wasmCall } from './errors.js';
 import { withBytes, type SupplyTarget } from './sansio.js';
 import { toRangeReader, wholeBytes, type FileSource, type RangeReader } from './source.js';
-import { current, type Loaded } from './wasm.js';
+import type { Loaded } from './wasm.js';
 import type { RecordBatch } from 'apache-arrow';
 
 export interface WasmFileReader extends SupplyTarget {
@@ -28,10 +28,10 @@ export class FileReaderBase<R extends WasmFileReader> {
   ) {}
 
   protected static async prepare<R extends WasmFileReader>(
+    wasm: Loaded,
     source: FileSource,
     make: (w: Loaded, size: number) => R,
   ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
-    const wasm = current();
     const reader = await toRangeReader(source);
     const handle = make(wasm, reader.size);
     const whole = wholeBytes(reader);

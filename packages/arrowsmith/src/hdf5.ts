@@ -3,6 +3,7 @@ import { Table, type RecordBatch } from 'apache-arrow';
 import type { WasmBatchHandle } from './arrow.js';
 import { FileReaderBase } from './filereader.js';
 import type { FileSource } from './source.js';
+import { current, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
   name: string;
@@ -51,8 +52,13 @@ function plain(v: unknown): unknown {
 }
 
 export class Hdf5File extends FileReaderBase<Glue> {
-  static async open(source: FileSource): Promise<Hdf5File> {
-    const p = await FileReaderBase.prepare(source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
+  static open(source: FileSource): Promise<Hdf5File> {
+    return Hdf5File.openWith(current(), source);
+  }
+
+  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
+  static async openWith(wasm: Loaded, source: FileSource): Promise<Hdf5File> {
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
     await f.call(() => p.handle.open());
     return f;

@@ -3,6 +3,7 @@ import { Table, type RecordBatch } from 'apache-arrow';
 import type { WasmBatchHandle } from './arrow.js';
 import { FileReaderBase } from './filereader.js';
 import type { FileSource } from './source.js';
+import { current, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
   name: string;
@@ -82,8 +83,13 @@ export class TsFile extends FileReaderBase<Glue> {
     return this.#version;
   }
 
-  static async open(source: FileSource): Promise<TsFile> {
-    const p = await FileReaderBase.prepare(source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue);
+  static open(source: FileSource): Promise<TsFile> {
+    return TsFile.openWith(current(), source);
+  }
+
+  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
+  static async openWith(wasm: Loaded, source: FileSource): Promise<TsFile> {
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue);
     const f = new TsFile(p.wasm, p.reader, p.handle);
     f.#version = await f.call(() => p.handle.open());
     return f;

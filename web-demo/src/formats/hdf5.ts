@@ -14,6 +14,7 @@ interface Hdf5Child {
 }
 interface Hdf5Reader {
   list(path?: string): Promise<Hdf5Child[]> | Hdf5Child[];
+  info?(path: string): Promise<Record<string, unknown>>;
   attrs(path: string): Promise<unknown> | unknown;
   read(path: string, opts?: { start?: number; count?: number }): Promise<Table>;
   close?(): void;
@@ -80,6 +81,14 @@ export const hdf5Adapter: FormatAdapter = {
       async read(sel) {
         if (!sel.path) throw new Error('pick a dataset');
         return f.read(sel.path, { start: sel.offset, count: sel.limit });
+      },
+      async describe(sel) {
+        if (!sel.path || !f.info) return undefined;
+        const info = await f.info(sel.path);
+        const parts = Object.entries(info)
+          .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
+          .map(([k, v]) => `${k} ${typeof v === 'string' ? v : show(v)}`);
+        return `${sel.path}: ${parts.join(' · ')}`;
       },
       close: () => f.close?.(),
     };

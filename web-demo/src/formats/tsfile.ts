@@ -11,7 +11,7 @@ interface TsFileReader {
   tables(): Promise<unknown[]> | unknown[];
   schema(table: string): Promise<unknown> | unknown;
   devices(table?: string): Promise<unknown[]> | unknown[];
-  timeseries?(): Promise<{ device: string; measurement: string; type?: string; count?: number }[]>;
+  timeseries?(): Promise<{ device: string; measurement: string; type?: string; count?: number; start?: bigint | number; end?: bigint | number; chunks?: number }[]>;
   read(q: { table?: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; limit?: number }): Promise<Table>;
   close?(): void;
 }
@@ -93,6 +93,22 @@ export const tsfileAdapter: FormatAdapter = {
       timeFilterPushed: true,
       async read(sel) {
         return f.read({ table: sel.path, devices: sel.devices?.length ? sel.devices : undefined, columns: sel.columns?.length ? sel.columns : undefined, start: sel.start, end: sel.end, limit: sel.limit });
+      },
+      async describe(sel) {
+        const series = (await f.timeseries?.()) ?? [];
+        const devices = new Map<string, { n: number; points: number; start: number; end: number }>();
+        for (const s of series) {
+          const d = devices.get(s.device) ?? { n: 0, points: 0, start: Infinity, end: -Infinity };
+          d.n++;
+          d.points += s.count ?? 0;
+          if (s.start !== undefined) d.start = Math.min(d.start, Number(s.start));
+          if (s.end !== undefined) d.end = Math.max(d.end, Number(s.end));
+          devices.set(s.device, d);
+        }
+        const wanted = [...devices].filter(([k]) => !sel.path || k === sel.path || k.startsWith(`${sel.path}.`));
+        if (!wanted.length) return undefined;
+        const t = (x: number) => (Number.isFinite(x) ? new Date(x).toISOString() : '?');
+        return wanted.map(([k, d]) => `${k}: ${d.n} series, ${d.points.toLocaleString('en-US')} points, ${t(d.start)} → ${t(d.end)}`).join('\n');
       },
       close: () => f.close?.(),
     };

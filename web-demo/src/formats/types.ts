@@ -42,6 +42,8 @@ export interface Opened {
   /** True when start/end are pushed into the reader (TsFile); else filtered after reading. */
   timeFilterPushed?: boolean;
   read(sel: Selection): Promise<Table>;
+  /** A few lines about what the selection points at (HDF5 layout/chunks/filters, TsFile series). */
+  describe?(sel: Selection): Promise<string | undefined>;
   close?(): void;
 }
 

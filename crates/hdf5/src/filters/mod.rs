@@ -42,7 +42,16 @@ pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
             return Err(err(
                 offset,
                 ErrorCode::Unsupported,
-                format!("filter id {} ({}{}) is not supported", f.id, filter_name(f.id), if f.name.is_empty() { String::new() } else { format!(", \"{}\"", f.name) }),
+                format!(
+                    "filter id {} ({}{}) is not supported",
+                    f.id,
+                    filter_name(f.id),
+                    if f.name.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", \"{}\"", f.name)
+                    }
+                ),
             ));
         }
     }
@@ -50,34 +59,65 @@ pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
 }
 
 /// Undo the pipeline on one chunk. `expected` is the unfiltered chunk size (output bound).
-pub fn apply(filters: &[Filter], mask: u32, data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
+pub fn apply(
+    filters: &[Filter],
+    mask: u32,
+    data: &[u8],
+    expected: usize,
+    offset: u64,
+) -> Result<Vec<u8>> {
     let mut buf: Vec<u8> = data.to_vec();
     for (i, f) in filters.iter().enumerate().rev() {
         if i < 32 && mask & (1 << i) != 0 {
             continue;
         }
         buf = match f.id {
-            DEFLATE => miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&buf, expected.max(1))
-                .map_err(|e| err(offset, ErrorCode::Compression, format!("deflate chunk: {:?}", e.status)))?,
+            DEFLATE => {
+                miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&buf, expected.max(1))
+                    .map_err(|e| {
+                        err(
+                            offset,
+                            ErrorCode::Compression,
+                            format!("deflate chunk: {:?}", e.status),
+                        )
+                    })?
+            }
             SHUFFLE => {
                 let es = f.cd.first().copied().unwrap_or(1) as usize;
                 shuffle::unshuffle(&buf, es)
             }
             FLETCHER32 => {
                 if buf.len() < 4 {
-                    return Err(err(offset, ErrorCode::Checksum, "fletcher32: chunk shorter than its checksum"));
+                    return Err(err(
+                        offset,
+                        ErrorCode::Checksum,
+                        "fletcher32: chunk shorter than its checksum",
+                    ));
                 }
                 let (body, sum) = buf.split_at(buf.len() - 4);
                 let stored = u32::from_le_bytes(sum.try_into().unwrap());
                 let calc = fletcher32(body);
                 if stored != calc && stored != calc.swap_bytes() {
-                    return Err(err(offset, ErrorCode::Checksum, format!("fletcher32 mismatch (stored {stored:#010x}, computed {calc:#010x})")));
+                    return Err(err(
+                        offset,
+                        ErrorCode::Checksum,
+                        format!(
+                            "fletcher32 mismatch (stored {stored:#010x}, computed {calc:#010x})"
+                        ),
+                    ));
                 }
                 buf.truncate(buf.len() - 4);
                 buf
             }
-            LZF => lzf::decompress(&buf, expected).map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
-            id => return Err(err(offset, ErrorCode::Unsupported, format!("filter id {id} ({}) is not supported", filter_name(id)))),
+            LZF => lzf::decompress(&buf, expected)
+                .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
+            id => {
+                return Err(err(
+                    offset,
+                    ErrorCode::Unsupported,
+                    format!("filter id {id} ({}) is not supported", filter_name(id)),
+                ))
+            }
         };
     }
     Ok(buf)

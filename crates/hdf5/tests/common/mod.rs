@@ -16,7 +16,13 @@ pub fn f16_to_f64(h: u16) -> f64 {
     let m = (h & 0x3ff) as f64;
     s * match e {
         0 => m * 2f64.powi(-24),
-        31 => if m == 0.0 { f64::INFINITY } else { f64::NAN },
+        31 => {
+            if m == 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        }
         _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
     }
 }
@@ -56,11 +62,20 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
                 return fail(format!("expected bytes, column is {:?}", col.dtype));
             }
             if !is_valid(col, i) {
-                return if h.is_empty() { Ok(()) } else { fail(format!("null, expected {h}")) };
+                return if h.is_empty() {
+                    Ok(())
+                } else {
+                    fail(format!("null, expected {h}"))
+                };
             }
             let off = offsets(col);
-            let Buffer::U8(d) = &col.buffers[1] else { panic!() };
-            let got: String = d[off[i] as usize..off[i + 1] as usize].iter().map(|b| format!("{b:02x}")).collect();
+            let Buffer::U8(d) = &col.buffers[1] else {
+                panic!()
+            };
+            let got: String = d[off[i] as usize..off[i + 1] as usize]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
             if got != h {
                 return fail(format!("bytes {} != expected {}", trunc(&got), trunc(h)));
             }
@@ -68,9 +83,14 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
         }
         Value::Object(o) if o.contains_key("ref") => Ok(()),
         Value::Object(o) => {
-            let DataType::Struct(fields) = &col.dtype else { return fail(format!("expected struct, got {:?}", col.dtype)) };
+            let DataType::Struct(fields) = &col.dtype else {
+                return fail(format!("expected struct, got {:?}", col.dtype));
+            };
             for (k, v) in o {
-                let j = fields.iter().position(|f| &f.name == k).ok_or_else(|| format!("{at}: no member {k}"))?;
+                let j = fields
+                    .iter()
+                    .position(|f| &f.name == k)
+                    .ok_or_else(|| format!("{at}: no member {k}"))?;
                 check(&col.children[j], i, v, &format!("{at}.{k}"))?;
             }
             Ok(())
@@ -78,7 +98,11 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
         Value::Array(a) => match &col.dtype {
             DataType::List(_) => {
                 if !is_valid(col, i) {
-                    return if a.is_empty() { Ok(()) } else { fail("null list, expected values".into()) };
+                    return if a.is_empty() {
+                        Ok(())
+                    } else {
+                        fail("null list, expected values".into())
+                    };
                 }
                 let off = offsets(col);
                 let (s, e) = (off[i] as usize, off[i + 1] as usize);
@@ -118,7 +142,8 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
                     }
                 }
                 _ => {
-                    let got = num(col, i).ok_or_else(|| format!("{at}: not numeric {:?}", col.dtype))?;
+                    let got =
+                        num(col, i).ok_or_else(|| format!("{at}: not numeric {:?}", col.dtype))?;
                     let want = n.as_f64().unwrap();
                     if got != want && !(got - want).abs().le(&(want.abs() * 1e-6)) {
                         return fail(format!("{got} != {want}"));
@@ -135,7 +160,11 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
                 "-inf" => got == f64::NEG_INFINITY,
                 _ => false,
             };
-            if ok { Ok(()) } else { fail(format!("{got} != {s}")) }
+            if ok {
+                Ok(())
+            } else {
+                fail(format!("{got} != {s}"))
+            }
         }
         Value::Null => Ok(()),
         Value::Bool(_) => fail("bool".into()),
@@ -143,5 +172,9 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
 }
 
 fn trunc(s: &str) -> String {
-    if s.len() > 80 { format!("{}…({} chars)", &s[..80], s.len()) } else { s.to_string() }
+    if s.len() > 80 {
+        format!("{}…({} chars)", &s[..80], s.len())
+    } else {
+        s.to_string()
+    }
 }

@@ -27,6 +27,21 @@ impl<'a> BitReader<'a> {
         self.pos += 1;
         Some(b != 0)
     }
+    /// The next bits left-aligned in a u64 (at least 57 valid bits), when 8 bytes remain
+    /// from the current byte; `None` near the end (use the checked readers there).
+    #[inline]
+    pub fn peek_fast(&self) -> Option<u64> {
+        let byte = self.pos >> 3;
+        let b = self.data.get(byte..byte + 8)?;
+        Some(u64::from_be_bytes(b.try_into().unwrap()) << (self.pos & 7))
+    }
+
+    /// Skip `n` bits already validated with [`BitReader::peek_fast`].
+    #[inline]
+    pub fn skip(&mut self, n: u32) {
+        self.pos += n as usize;
+    }
+
     /// Read `n` (0..=64) bits as an unsigned value.
     #[inline]
     pub fn bits(&mut self, n: u32) -> Option<u64> {
@@ -52,7 +67,11 @@ impl<'a> BitReader<'a> {
             let avail = 8 - used;
             let take = avail.min(need);
             let chunk = (byte >> (avail - take)) & ((1u64 << take) - 1);
-            v = if take == 64 { chunk } else { (v << take) | chunk };
+            v = if take == 64 {
+                chunk
+            } else {
+                (v << take) | chunk
+            };
             need -= take;
             self.pos += take as usize;
         }
@@ -70,7 +89,11 @@ pub(crate) fn unpack_msb(src: &[u8], width: u32, count: usize, mut emit: impl Fn
         }
         return;
     }
-    let mask: u128 = if width == 64 { u64::MAX as u128 } else { (1u128 << width) - 1 };
+    let mask: u128 = if width == 64 {
+        u64::MAX as u128
+    } else {
+        (1u128 << width) - 1
+    };
     let mut acc: u128 = 0;
     let mut nbits: u32 = 0;
     let mut i = 0usize;

@@ -5,11 +5,20 @@ use super::{bits::BitReader, derr, limit_err, DResult};
 
 const LEAD: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 
-fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl FnMut(u64)) -> DResult<()> {
+fn decode_bits<const B: u32>(
+    buf: &[u8],
+    limit: usize,
+    end: u64,
+    mut emit: impl FnMut(u64),
+) -> DResult<()> {
     if buf.is_empty() {
         return Ok(());
     }
-    let (n_prev, log2, sig_bits) = if B == 32 { (64usize, 6u32, 5u32) } else { (128, 7, 6) };
+    let (n_prev, log2, sig_bits) = if B == 32 {
+        (64usize, 6u32, 5u32)
+    } else {
+        (128, 7, 6)
+    };
     let mut ring = vec![0u64; n_prev];
     let mut r = BitReader::new(buf);
     let trunc = |r: &BitReader| derr(r.byte_pos(), "CHIMP stream ends before its END marker");
@@ -42,7 +51,10 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl 
                     sig = B;
                 }
                 if lead + sig > B {
-                    return Err(derr(r.byte_pos(), format!("CHIMP window {lead}+{sig} exceeds {B} bits")));
+                    return Err(derr(
+                        r.byte_pos(),
+                        format!("CHIMP window {lead}+{sig} exceeds {B} bits"),
+                    ));
                 }
                 let trail = B - sig - lead;
                 ring[idx] ^ (r.bits(sig).ok_or_else(|| trunc(&r))? << trail)
@@ -55,16 +67,30 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl 
 }
 
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| out.push(v as u32 as i32))
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| {
+        out.push(v as u32 as i32)
+    })
 }
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x8000_0000_0000_0000, |v| out.push(v as i64))
+    decode_bits::<64>(
+        buf,
+        limit.saturating_sub(out.len()),
+        0x8000_0000_0000_0000,
+        |v| out.push(v as i64),
+    )
 }
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| out.push(f32::from_bits(v as u32)))
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| {
+        out.push(f32::from_bits(v as u32))
+    })
 }
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x7FF8_0000_0000_0000, |v| out.push(f64::from_bits(v)))
+    decode_bits::<64>(
+        buf,
+        limit.saturating_sub(out.len()),
+        0x7FF8_0000_0000_0000,
+        |v| out.push(f64::from_bits(v)),
+    )
 }
 
 #[cfg(test)]
@@ -73,7 +99,14 @@ mod tests {
     #[test]
     fn first_then_repeat_then_end() {
         // 32-bit: first=5, '00' idx 0 (→5), '11' lead class 0 then 32 bits xor 5^0x80000000 → END
-        let mut bits: Vec<(u64, u32)> = vec![(5, 32), (0, 2), (0, 6), (3, 2), (0, 3), (5 ^ 0x8000_0000, 32)];
+        let mut bits: Vec<(u64, u32)> = vec![
+            (5, 32),
+            (0, 2),
+            (0, 6),
+            (3, 2),
+            (0, 3),
+            (5 ^ 0x8000_0000, 32),
+        ];
         bits.push((0, 8));
         let mut out = vec![0u8; 0];
         let mut n = 0u32;

@@ -8,23 +8,38 @@ pub fn decode(buf: &[u8], limit: usize, offsets: &mut Vec<u32>, data: &mut Vec<u
     let mut pos = 0;
     let n = unzigzag32(uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated dictionary size"))?);
     if n < 0 || n as usize > buf.len() {
-        return Err(derr(0, format!("dictionary size {n} is impossible in {} bytes", buf.len())));
+        return Err(derr(
+            0,
+            format!("dictionary size {n} is impossible in {} bytes", buf.len()),
+        ));
     }
     let mut dict: Vec<(usize, usize)> = Vec::with_capacity(n as usize);
     for _ in 0..n {
         let at = pos;
-        let len = unzigzag32(uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated dictionary entry"))?);
+        let len = unzigzag32(
+            uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated dictionary entry"))?,
+        );
         if len < 0 || buf.len() - pos < len as usize {
-            return Err(derr(at, format!("dictionary entry of {len} bytes, {} left", buf.len() - pos)));
+            return Err(derr(
+                at,
+                format!("dictionary entry of {len} bytes, {} left", buf.len() - pos),
+            ));
         }
         dict.push((pos, len as usize));
         pos += len as usize;
     }
     let mut idx = Vec::new();
-    rle::decode_i32(&buf[pos..], limit.saturating_sub(offsets.len() - 1), &mut idx).map_err(|e| derr(e.pos + pos, e.msg))?;
+    rle::decode_i32(
+        &buf[pos..],
+        limit.saturating_sub(offsets.len() - 1),
+        &mut idx,
+    )
+    .map_err(|e| derr(e.pos + pos, e.msg))?;
     offsets.reserve(idx.len());
     for &i in &idx {
-        let &(s, l) = dict.get(i as usize).ok_or_else(|| derr(pos, format!("dictionary index {i} ≥ size {n}")))?;
+        let &(s, l) = dict
+            .get(i as usize)
+            .ok_or_else(|| derr(pos, format!("dictionary index {i} ≥ size {n}")))?;
         data.extend_from_slice(&buf[s..s + l]);
         offsets.push(data.len() as u32);
     }

@@ -23,11 +23,19 @@ fn header(buf: &[u8]) -> DResult<Header<'_>> {
     let mut pos = 0;
     let tag = uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated float header"))?;
     if tag == FORM2 || tag == FORM3 {
-        let count = uvarint(buf, &mut pos).ok_or_else(|| derr(pos, "truncated float value count"))? as usize;
+        let count = uvarint(buf, &mut pos)
+            .ok_or_else(|| derr(pos, "truncated float value count"))? as usize;
         let bm = count / 8 + 1;
         let nbm = if tag == FORM3 { 2 } else { 1 };
         if buf.len() - pos < bm * nbm {
-            return Err(derr(pos, format!("float overflow bitmaps need {} bytes, {} left", bm * nbm, buf.len() - pos)));
+            return Err(derr(
+                pos,
+                format!(
+                    "float overflow bitmaps need {} bytes, {} left",
+                    bm * nbm,
+                    buf.len() - pos
+                ),
+            ));
         }
         let scaled = &buf[pos..pos + bm];
         pos += bm;
@@ -39,9 +47,21 @@ fn header(buf: &[u8]) -> DResult<Header<'_>> {
             None
         };
         let mpn = uvarint(buf, &mut pos).ok_or_else(|| derr(pos, "truncated maxPointNumber"))?;
-        Ok(Header { mpn, scaled: Some(scaled), raw, count, body: pos })
+        Ok(Header {
+            mpn,
+            scaled: Some(scaled),
+            raw,
+            count,
+            body: pos,
+        })
     } else {
-        Ok(Header { mpn: tag, scaled: None, raw: None, count: usize::MAX, body: pos })
+        Ok(Header {
+            mpn: tag,
+            scaled: None,
+            raw: None,
+            count: usize::MAX,
+            body: pos,
+        })
     }
 }
 
@@ -54,12 +74,27 @@ pub fn decode_f32(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f32>) -
     let h = header(buf)?;
     let mut ints = Vec::new();
     let body = &buf[h.body..];
-    let r = if enc == Encoding::Rle { rle::decode_i32(body, limit, &mut ints) } else { ts2diff::decode_i32(body, limit, &mut ints) };
+    let r = if enc == Encoding::Rle {
+        rle::decode_i32(body, limit, &mut ints)
+    } else {
+        ts2diff::decode_i32(body, limit, &mut ints)
+    };
     r.map_err(|e| derr(e.pos + h.body, e.msg))?;
     if h.count != usize::MAX && ints.len() < h.count {
-        return Err(derr(h.body, format!("float page declares {} values, stream holds {}", h.count, ints.len())));
+        return Err(derr(
+            h.body,
+            format!(
+                "float page declares {} values, stream holds {}",
+                h.count,
+                ints.len()
+            ),
+        ));
     }
-    let div = if h.mpn == 0 { 1.0f64 } else { 10f64.powi(h.mpn.min(400) as i32) };
+    let div = if h.mpn == 0 {
+        1.0f64
+    } else {
+        10f64.powi(h.mpn.min(400) as i32)
+    };
     out.reserve(ints.len());
     for (p, &i) in ints.iter().enumerate() {
         let v = if h.raw.is_some_and(|r| bit(r, p)) {
@@ -79,12 +114,27 @@ pub fn decode_f64(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f64>) -
     let h = header(buf)?;
     let mut ints = Vec::new();
     let body = &buf[h.body..];
-    let r = if enc == Encoding::Rle { rle::decode_i64(body, limit, &mut ints) } else { ts2diff::decode_i64(body, limit, &mut ints) };
+    let r = if enc == Encoding::Rle {
+        rle::decode_i64(body, limit, &mut ints)
+    } else {
+        ts2diff::decode_i64(body, limit, &mut ints)
+    };
     r.map_err(|e| derr(e.pos + h.body, e.msg))?;
     if h.count != usize::MAX && ints.len() < h.count {
-        return Err(derr(h.body, format!("double page declares {} values, stream holds {}", h.count, ints.len())));
+        return Err(derr(
+            h.body,
+            format!(
+                "double page declares {} values, stream holds {}",
+                h.count,
+                ints.len()
+            ),
+        ));
     }
-    let div = if h.mpn == 0 { 1.0f64 } else { 10f64.powi(h.mpn.min(400) as i32) };
+    let div = if h.mpn == 0 {
+        1.0f64
+    } else {
+        10f64.powi(h.mpn.min(400) as i32)
+    };
     out.reserve(ints.len());
     for (p, &i) in ints.iter().enumerate() {
         let v = if h.raw.is_some_and(|r| bit(r, p)) {

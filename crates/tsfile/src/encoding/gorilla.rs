@@ -3,7 +3,12 @@
 use super::{bits::BitReader, derr, limit_err, DResult};
 
 /// Decode raw `B`-bit patterns until the END marker (or the end of the stream).
-fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl FnMut(u64)) -> DResult<()> {
+fn decode_bits<const B: u32>(
+    buf: &[u8],
+    limit: usize,
+    end: u64,
+    mut emit: impl FnMut(u64),
+) -> DResult<()> {
     let l = if B == 32 { 5 } else { 6 };
     let mut r = BitReader::new(buf);
     if buf.is_empty() {
@@ -22,6 +27,31 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl 
         }
         emit(v);
         n += 1;
+        // Fast path: control bits and the window header come from one 64-bit load.
+        if let Some(w) = r.peek_fast() {
+            if w >> 63 == 0 {
+                r.skip(1);
+                continue;
+            }
+            if (w >> 62) & 1 == 1 {
+                let mask = (1u64 << l) - 1;
+                lead = ((w >> (62 - l)) & mask) as u32;
+                let sig = ((w >> (62 - 2 * l)) & mask) as u32 + 1;
+                if lead + sig > B {
+                    return Err(derr(
+                        r.byte_pos(),
+                        format!("GORILLA window {lead}+{sig} exceeds {B} bits"),
+                    ));
+                }
+                trail = B - sig - lead;
+                r.skip(2 + 2 * l);
+            } else {
+                r.skip(2);
+            }
+            let x = r.bits(B - lead - trail).ok_or_else(|| trunc(&r))?;
+            v ^= x << trail;
+            continue;
+        }
         if !r.bit().ok_or_else(|| trunc(&r))? {
             continue;
         }
@@ -29,7 +59,10 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl 
             lead = r.bits(l).ok_or_else(|| trunc(&r))? as u32;
             let sig = r.bits(l).ok_or_else(|| trunc(&r))? as u32 + 1;
             if lead + sig > B {
-                return Err(derr(r.byte_pos(), format!("GORILLA window {lead}+{sig} exceeds {B} bits")));
+                return Err(derr(
+                    r.byte_pos(),
+                    format!("GORILLA window {lead}+{sig} exceeds {B} bits"),
+                ));
             }
             trail = B - sig - lead;
         }
@@ -39,16 +72,30 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, end: u64, mut emit: impl 
 }
 
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| out.push(v as u32 as i32))
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| {
+        out.push(v as u32 as i32)
+    })
 }
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x8000_0000_0000_0000, |v| out.push(v as i64))
+    decode_bits::<64>(
+        buf,
+        limit.saturating_sub(out.len()),
+        0x8000_0000_0000_0000,
+        |v| out.push(v as i64),
+    )
 }
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| out.push(f32::from_bits(v as u32)))
+    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| {
+        out.push(f32::from_bits(v as u32))
+    })
 }
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_bits::<64>(buf, limit.saturating_sub(out.len()), 0x7FF8_0000_0000_0000, |v| out.push(f64::from_bits(v)))
+    decode_bits::<64>(
+        buf,
+        limit.saturating_sub(out.len()),
+        0x7FF8_0000_0000_0000,
+        |v| out.push(f64::from_bits(v)),
+    )
 }
 
 #[cfg(test)]

@@ -27,11 +27,17 @@ pub struct DecErr {
 pub type DResult<T> = Result<T, DecErr>;
 
 pub(crate) fn derr(pos: usize, msg: impl Into<String>) -> DecErr {
-    DecErr { pos, msg: msg.into() }
+    DecErr {
+        pos,
+        msg: msg.into(),
+    }
 }
 
 pub(crate) fn limit_err(pos: usize, limit: usize) -> DecErr {
-    derr(pos, format!("stream holds more than the {limit} values its page can justify"))
+    derr(
+        pos,
+        format!("stream holds more than the {limit} values its page can justify"),
+    )
 }
 
 /// The non-null values of one page, in row order.
@@ -43,7 +49,10 @@ pub enum Values {
     F32(Vec<f32>),
     F64(Vec<f64>),
     /// `offsets.len() == n + 1`, value i is `data[offsets[i]..offsets[i+1]]`.
-    Bytes { offsets: Vec<u32>, data: Vec<u8> },
+    Bytes {
+        offsets: Vec<u32>,
+        data: Vec<u8>,
+    },
 }
 
 impl Values {
@@ -54,7 +63,10 @@ impl Values {
             Physical::I64 => Values::I64(Vec::new()),
             Physical::F32 => Values::F32(Vec::new()),
             Physical::F64 => Values::F64(Vec::new()),
-            Physical::Bytes => Values::Bytes { offsets: vec![0], data: Vec::new() },
+            Physical::Bytes => Values::Bytes {
+                offsets: vec![0],
+                data: Vec::new(),
+            },
         }
     }
     pub fn len(&self) -> usize {
@@ -96,7 +108,13 @@ pub struct Flavor {
 
 /// [`decode_page`] honouring writer quirks: v3 files (TsFile Java 1.x) used float arithmetic
 /// for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs from Java's.
-pub fn decode_page_v(flavor: Flavor, enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) -> DResult<()> {
+pub fn decode_page_v(
+    flavor: Flavor,
+    enc: Encoding,
+    buf: &[u8],
+    limit: usize,
+    out: &mut Values,
+) -> DResult<()> {
     if flavor.cpp && enc == Encoding::Sprintz {
         match out {
             Values::I64(v) => return sprintz::decode_i64_cpp(buf, limit, v),
@@ -118,7 +136,12 @@ pub fn decode_page_v(flavor: Flavor, enc: Encoding, buf: &[u8], limit: usize, ou
 /// produce more than `limit` values.
 pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) -> DResult<()> {
     use Encoding as E;
-    let unsupported = |what: &str| Err(derr(0, format!("encoding {enc:?} is not supported for {what}")));
+    let unsupported = |what: &str| {
+        Err(derr(
+            0,
+            format!("encoding {enc:?} is not supported for {what}"),
+        ))
+    };
     match out {
         Values::Bool(v) => match enc {
             E::Plain => plain::decode_bool(buf, limit, v),

@@ -60,7 +60,10 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
 fn fixed<T: bytemuck::Pod + Default>(buf: &[u8], limit: usize, out: &mut Vec<T>) -> DResult<()> {
     let w = std::mem::size_of::<T>();
     if buf.len() % w != 0 {
-        return Err(derr(buf.len() - buf.len() % w, format!("{} trailing bytes after {w}-byte values", buf.len() % w)));
+        return Err(derr(
+            buf.len() - buf.len() % w,
+            format!("{} trailing bytes after {w}-byte values", buf.len() % w),
+        ));
     }
     check_limit(out.len(), buf.len() / w, limit, 0)?;
     simd::extend_from_be(out, buf);
@@ -77,14 +80,26 @@ pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
     fixed(buf, limit, out)
 }
 
-pub fn decode_bytes(buf: &[u8], limit: usize, offsets: &mut Vec<u32>, data: &mut Vec<u8>) -> DResult<()> {
+pub fn decode_bytes(
+    buf: &[u8],
+    limit: usize,
+    offsets: &mut Vec<u32>,
+    data: &mut Vec<u8>,
+) -> DResult<()> {
     let mut pos = 0;
     data.reserve(buf.len());
     while pos < buf.len() {
         let at = pos;
-        let len = unzigzag32(uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated length varint"))?);
+        let len =
+            unzigzag32(uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated length varint"))?);
         if len < 0 || pos + len as usize > buf.len() {
-            return Err(derr(at, format!("value length {len} exceeds the {} bytes left", buf.len() - pos)));
+            return Err(derr(
+                at,
+                format!(
+                    "value length {len} exceeds the {} bytes left",
+                    buf.len() - pos
+                ),
+            ));
         }
         if offsets.len() > limit {
             return Err(super::limit_err(at, limit));

@@ -7,7 +7,12 @@ use super::{bits::BitReader, check_limit, derr, DResult};
 const MAX_BLOCK: usize = 1 << 20;
 
 /// Decode the raw deltas; `emit(first_of_block, delta_bits)`.
-fn decode_bits<const B: u32>(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(bool, u64)) -> DResult<()> {
+fn decode_bits<const B: u32>(
+    buf: &[u8],
+    limit: usize,
+    cur: usize,
+    mut emit: impl FnMut(bool, u64),
+) -> DResult<()> {
     let len_bits = if B == 32 { 6 } else { 7 };
     let mut r = BitReader::new(buf);
     let mut n = cur;
@@ -44,7 +49,10 @@ fn decode_bits<const B: u32>(buf: &[u8], limit: usize, cur: usize, mut emit: imp
                 if now {
                     run += f2;
                     if run > (size - done) as u64 {
-                        return Err(derr(r.byte_pos(), format!("RLBE run of {run} overflows its block of {size}")));
+                        return Err(derr(
+                            r.byte_pos(),
+                            format!("RLBE run of {run} overflows its block of {size}"),
+                        ));
                     }
                 }
                 if now && next {
@@ -71,7 +79,11 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     let cur = out.len();
     let mut prev = 0u32;
     decode_bits::<32>(buf, limit, cur, |first, d| {
-        prev = if first { d as u32 } else { prev.wrapping_add(d as u32) };
+        prev = if first {
+            d as u32
+        } else {
+            prev.wrapping_add(d as u32)
+        };
         out.push(prev as i32)
     })
 }
@@ -88,7 +100,11 @@ pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     let cur = out.len();
     let mut prev = 0u32;
     decode_bits::<32>(buf, limit, cur, |first, d| {
-        prev = if first { d as u32 } else { prev.wrapping_add(d as u32) };
+        prev = if first {
+            d as u32
+        } else {
+            prev.wrapping_add(d as u32)
+        };
         out.push(f32::from_bits(prev))
     })
 }
@@ -129,7 +145,16 @@ mod tests {
         // size 3; seg 4, run 3 = fib 1 + fib 2 → bits "1 1"? no: 1(fib1) then "1" terminator = run 1.
         // Use: seg=4, run code "011" = fib(2)=2 ; then seg=4 run "11" = 1.
         // values: d=5, +1 → 6, then +2 → 8
-        let bits: Vec<(u64, u32)> = vec![(3, 32), (4, 6), (0b011, 3), (5, 4), (1, 4), (4, 6), (0b11, 2), (2, 4)];
+        let bits: Vec<(u64, u32)> = vec![
+            (3, 32),
+            (4, 6),
+            (0b011, 3),
+            (5, 4),
+            (1, 4),
+            (4, 6),
+            (0b11, 2),
+            (2, 4),
+        ];
         let mut out = vec![];
         let mut n = 0u32;
         for (v, b) in bits {

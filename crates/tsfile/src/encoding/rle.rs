@@ -10,9 +10,14 @@ macro_rules! rle {
             let mut pos = 0usize;
             while pos < buf.len() {
                 let at = pos;
-                let len = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated RLE package length"))? as usize;
+                let len = uvarint(buf, &mut pos)
+                    .ok_or_else(|| derr(at, "truncated RLE package length"))?
+                    as usize;
                 if buf.len() - pos < len {
-                    return Err(derr(at, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+                    return Err(derr(
+                        at,
+                        format!("RLE package of {len} bytes, {} left", buf.len() - pos),
+                    ));
                 }
                 let end = pos + len;
                 if len == 0 {
@@ -28,18 +33,31 @@ macro_rules! rle {
 }
 
 /// One package `buf[start..end]` = bitWidth + runs.
-fn decode_package<T: RleValue>(buf: &[u8], start: usize, end: usize, limit: usize, out: &mut Vec<T>) -> DResult<()> {
+fn decode_package<T: RleValue>(
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    limit: usize,
+    out: &mut Vec<T>,
+) -> DResult<()> {
     let width = buf[start] as u32;
     if width > T::BITS {
-        return Err(derr(start, format!("RLE bit width {width} exceeds {}", T::BITS)));
+        return Err(derr(
+            start,
+            format!("RLE bit width {width} exceeds {}", T::BITS),
+        ));
     }
     let mut pos = start + 1;
     while pos < end {
         let at = pos;
-        let header = uvarint(&buf[..end], &mut pos).ok_or_else(|| derr(at, "truncated RLE run header"))?;
+        let header =
+            uvarint(&buf[..end], &mut pos).ok_or_else(|| derr(at, "truncated RLE run header"))?;
         if header & 1 == 1 {
             let groups = (header >> 1) as usize;
-            let last = *buf[..end].get(pos).ok_or_else(|| derr(pos, "truncated bit-packed run"))? as usize;
+            let last = *buf[..end]
+                .get(pos)
+                .ok_or_else(|| derr(pos, "truncated bit-packed run"))?
+                as usize;
             pos += 1;
             let bytes = groups as u64 * width as u64;
             if ((end - pos) as u64) < bytes {
@@ -107,9 +125,13 @@ rle!(decode_i64, i64, 64, false);
 /// Decode exactly one package starting at `buf[0]`; returns the bytes consumed (SPRINTZ tails).
 pub(crate) fn decode_one_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<usize> {
     let mut pos = 0;
-    let len = uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
+    let len =
+        uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
     if buf.len() - pos < len {
-        return Err(derr(0, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+        return Err(derr(
+            0,
+            format!("RLE package of {len} bytes, {} left", buf.len() - pos),
+        ));
     }
     if len > 0 {
         decode_package(buf, pos, pos + len, limit, out)?;
@@ -119,9 +141,13 @@ pub(crate) fn decode_one_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DR
 
 pub(crate) fn decode_one_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<usize> {
     let mut pos = 0;
-    let len = uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
+    let len =
+        uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
     if buf.len() - pos < len {
-        return Err(derr(0, format!("RLE package of {len} bytes, {} left", buf.len() - pos)));
+        return Err(derr(
+            0,
+            format!("RLE package of {len} bytes, {} left", buf.len() - pos),
+        ));
     }
     if len > 0 {
         decode_package(buf, pos, pos + len, limit, out)?;
@@ -163,7 +189,11 @@ mod tests {
                 let mut nb = 0;
                 for k in 0..groups * 8 {
                     let v = if k < take { vals[i + k] as u64 } else { 0 };
-                    let v = if width == 64 { v } else { v & ((1 << width) - 1) };
+                    let v = if width == 64 {
+                        v
+                    } else {
+                        v & ((1 << width) - 1)
+                    };
                     acc = (acc << width) | v as u128;
                     nb += width;
                     while nb >= 8 {
@@ -186,7 +216,11 @@ mod tests {
         let mut vals = vec![];
         for i in 0..500i64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            vals.push(if (i / 30) % 2 == 0 { 42 } else { (x >> 44) as i64 });
+            vals.push(if (i / 30) % 2 == 0 {
+                42
+            } else {
+                (x >> 44) as i64
+            });
         }
         let enc = encode_i64(&vals, 20);
         let mut got = vec![];

@@ -17,11 +17,19 @@ macro_rules! fire_block {
             let mut prev = first;
             for i in 0..BLOCK {
                 let u = packed[i];
-                let err: $t = if u % 2 == 0 { (u / 2).wrapping_neg() } else { (u.wrapping_add(1)) / 2 };
+                let err: $t = if u % 2 == 0 {
+                    (u / 2).wrapping_neg()
+                } else {
+                    (u.wrapping_add(1)) / 2
+                };
                 let alpha = (acc >> $shift) as $t;
                 let product = (alpha as $wide).wrapping_mul(delta as $wide);
                 // Java and C++ INT32: truncate, then shift. C++ INT64: shift the 128-bit product.
-                let diff = if $shift_wide { (product >> $width) as $t } else { (product as $t) >> $width };
+                let diff = if $shift_wide {
+                    (product >> $width) as $t
+                } else {
+                    (product as $t) >> $width
+                };
                 let x = prev.wrapping_add(diff).wrapping_add(err);
                 let gradient = if err > 0 { delta.wrapping_neg() } else { delta };
                 acc = (acc as $t).wrapping_sub(gradient) as i32;
@@ -50,15 +58,20 @@ fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResul
             let mut tail = Vec::new();
             if float {
                 let mut f = Vec::new();
-                gorilla::decode_f32(&buf[pos..], k, &mut f).or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
+                gorilla::decode_f32(&buf[pos..], k, &mut f)
+                    .or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
                 tail.extend(f.iter().map(|x| x.to_bits() as i32));
                 pos = buf.len();
             } else {
-                pos += rle::decode_one_i32(&buf[pos..], usize::MAX, &mut tail).map_err(|e| derr(e.pos + pos, e.msg))?;
+                pos += rle::decode_one_i32(&buf[pos..], usize::MAX, &mut tail)
+                    .map_err(|e| derr(e.pos + pos, e.msg))?;
             }
             if tail.len() < k {
-                return Err(derr(at, format!("SPRINTZ tail declares {k} values, holds {}", tail.len())));
+                return Err(derr(
+                    at,
+                    format!("SPRINTZ tail declares {k} values, holds {}", tail.len()),
+                ));
             }
             out.extend_from_slice(&tail[..k]);
             continue;
@@ -108,15 +121,20 @@ fn blocks64(buf: &[u8], limit: usize, out: &mut Vec<i64>, float: bool, cpp: bool
             let mut tail = Vec::new();
             if float {
                 let mut f = Vec::new();
-                gorilla::decode_f64(&buf[pos..], k, &mut f).or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
+                gorilla::decode_f64(&buf[pos..], k, &mut f)
+                    .or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
                 tail.extend(f.iter().map(|x| x.to_bits() as i64));
                 pos = buf.len();
             } else {
-                pos += rle::decode_one_i64(&buf[pos..], usize::MAX, &mut tail).map_err(|e| derr(e.pos + pos, e.msg))?;
+                pos += rle::decode_one_i64(&buf[pos..], usize::MAX, &mut tail)
+                    .map_err(|e| derr(e.pos + pos, e.msg))?;
             }
             if tail.len() < k {
-                return Err(derr(at, format!("SPRINTZ tail declares {k} values, holds {}", tail.len())));
+                return Err(derr(
+                    at,
+                    format!("SPRINTZ tail declares {k} values, holds {}", tail.len()),
+                ));
             }
             out.extend_from_slice(&tail[..k]);
             continue;

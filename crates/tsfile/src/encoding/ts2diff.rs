@@ -11,20 +11,37 @@ macro_rules! ts2diff {
                 let at = pos;
                 let hdr = 8 + 2 * $bytes;
                 if buf.len() - pos < hdr {
-                    return Err(derr(at, format!("TS_2DIFF block header needs {hdr} bytes, {} left", buf.len() - pos)));
+                    return Err(derr(
+                        at,
+                        format!(
+                            "TS_2DIFF block header needs {hdr} bytes, {} left",
+                            buf.len() - pos
+                        ),
+                    ));
                 }
                 let n = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
                 let w = i32::from_be_bytes(buf[pos + 4..pos + 8].try_into().unwrap());
-                let min_delta = <$t>::from_be_bytes(buf[pos + 8..pos + 8 + $bytes].try_into().unwrap());
-                let first = <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
+                let min_delta =
+                    <$t>::from_be_bytes(buf[pos + 8..pos + 8 + $bytes].try_into().unwrap());
+                let first =
+                    <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
                 pos += hdr;
                 if n < 0 || w < 0 || w > $maxw {
-                    return Err(derr(at, format!("TS_2DIFF block with {n} deltas of width {w}")));
+                    return Err(derr(
+                        at,
+                        format!("TS_2DIFF block with {n} deltas of width {w}"),
+                    ));
                 }
                 let (n, w) = (n as usize, w as u32);
                 let packed = (n as u64 * w as u64).div_ceil(8);
                 if ((buf.len() - pos) as u64) < packed {
-                    return Err(derr(pos, format!("TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left", buf.len() - pos)));
+                    return Err(derr(
+                        pos,
+                        format!(
+                            "TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left",
+                            buf.len() - pos
+                        ),
+                    ));
                 }
                 let packed = packed as usize;
                 check_limit(out.len(), n + 1, limit, at)?;
@@ -102,8 +119,14 @@ pub(crate) mod tests {
         let mut x: u64 = 12345;
         let mut vals = vec![];
         for i in 0..1000i64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            vals.push(match i % 3 { 0 => i * 7, 1 => (x >> 20) as i64, _ => x as i64 });
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            vals.push(match i % 3 {
+                0 => i * 7,
+                1 => (x >> 20) as i64,
+                _ => x as i64,
+            });
         }
         for bs in [1, 7, 128] {
             let enc = encode_i64(&vals, bs);

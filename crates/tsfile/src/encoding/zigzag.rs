@@ -8,19 +8,28 @@ fn decode(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64)) -> DR
     let mut n = cur;
     while pos < buf.len() {
         let at = pos;
-        let len = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated ZIGZAG group length"))? as usize;
-        let count = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated ZIGZAG group count"))? as usize;
+        let len = uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated ZIGZAG group length"))?
+            as usize;
+        let count = uvarint(buf, &mut pos)
+            .ok_or_else(|| derr(at, "truncated ZIGZAG group count"))? as usize;
         if buf.len() - pos < len {
-            return Err(derr(at, format!("ZIGZAG group of {len} bytes, {} left", buf.len() - pos)));
+            return Err(derr(
+                at,
+                format!("ZIGZAG group of {len} bytes, {} left", buf.len() - pos),
+            ));
         }
         if count > len {
-            return Err(derr(at, format!("ZIGZAG group claims {count} values in {len} bytes")));
+            return Err(derr(
+                at,
+                format!("ZIGZAG group claims {count} values in {len} bytes"),
+            ));
         }
         check_limit(n, count, limit, at)?;
         let group = &buf[pos..pos + len];
         let mut p = 0;
         for _ in 0..count {
-            let u = uvarint64(group, &mut p).ok_or_else(|| derr(pos + p, "truncated ZIGZAG varint"))?;
+            let u =
+                uvarint64(group, &mut p).ok_or_else(|| derr(pos + p, "truncated ZIGZAG varint"))?;
             emit(unzigzag64(u));
         }
         n += count;

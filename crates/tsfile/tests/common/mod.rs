@@ -22,10 +22,15 @@ pub fn value(c: &Column, i: usize) -> Value {
         (_, [Buffer::I64(v)]) => Value::from(v[i]),
         (_, [Buffer::F32(v)]) => float(v[i] as f64),
         (_, [Buffer::F64(v)]) => float(v[i]),
-        (DataType::Utf8, [Buffer::I32(o), Buffer::U8(d)]) => Value::from(String::from_utf8(d[o[i] as usize..o[i + 1] as usize].to_vec()).unwrap()),
-        (DataType::Binary, [Buffer::I32(o), Buffer::U8(d)]) => {
-            Value::from(d[o[i] as usize..o[i + 1] as usize].iter().map(|b| format!("{b:02x}")).collect::<String>())
+        (DataType::Utf8, [Buffer::I32(o), Buffer::U8(d)]) => {
+            Value::from(String::from_utf8(d[o[i] as usize..o[i + 1] as usize].to_vec()).unwrap())
         }
+        (DataType::Binary, [Buffer::I32(o), Buffer::U8(d)]) => Value::from(
+            d[o[i] as usize..o[i + 1] as usize]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>(),
+        ),
         (DataType::DictionaryUtf8, [Buffer::I32(k)]) => value(&c.children[0], k[i] as usize),
         other => panic!("unexpected column {other:?}"),
     }

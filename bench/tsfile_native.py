@@ -1,0 +1,48 @@
+"""The official TsFile reader (PyPI `tsfile`, C++ core) timed inside Python: the peer in
+bench/tsfile.bench.mjs. Each run opens the file, queries the table and drains
+read_arrow_batch() until done (the batch API of the C++ "Read Opt." work).
+
+    .venv/bin/python bench/tsfile_native.py FILE QUERY RUNS   # QUERY: full | device | third
+Prints JSON: {"median_ms", "min_ms", "rows"}.
+"""
+import json
+import statistics
+import sys
+import time
+
+import tsfile
+from tsfile.tag_filter import ComparisonTagFilter
+
+path, query, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+FIELDS = ["s1", "s2", "s3", "s4"]
+T0, DEVICE_ROWS = 1_700_000_000_000, 100_000
+
+
+def run():
+    r = tsfile.TsFileReader(path)
+    kw = {}
+    if query == "device":
+        kw["tag_filter"] = ComparisonTagFilter("id1", "device03", ComparisonTagFilter.EQ)
+    if query == "third":
+        kw["start_time"] = T0 + DEVICE_ROWS * 1000 // 3
+        kw["end_time"] = T0 + 2 * DEVICE_ROWS * 1000 // 3 - 1
+    rs = r.query_table("bench_table", FIELDS, batch_size=65536, **kw)
+    rows = 0
+    while True:
+        b = rs.read_arrow_batch()
+        if b is None or b.num_rows == 0:
+            break
+        rows += b.num_rows
+    rs.close()
+    r.close()
+    return rows
+
+
+rows = run()  # warm-up (and page cache)
+times = []
+for _ in range(runs):
+    t = time.perf_counter()
+    n = run()
+    times.append((time.perf_counter() - t) * 1e3)
+    assert n == rows
+print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times), "rows": rows}))
