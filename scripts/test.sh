@@ -19,6 +19,17 @@ passed=$((passed + p)); failed=$((failed + f))
 step "scalar .wasm has no v128 instruction"
 if node scripts/check-wasm.mjs; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
+step "MessagePack SIMD kernels agree with the scalar reference inside wasm (both builds)"
+for flags in "" "-C target-feature=+simd128"; do
+  if RUSTFLAGS="$flags" CARGO_TARGET_DIR=target/wasm-check cargo build -q --release --target wasm32-unknown-unknown \
+       --manifest-path crates/msgpack/wasm-check/Cargo.toml &&
+     node crates/msgpack/wasm-check/run.mjs target/wasm-check/wasm32-unknown-unknown/release/wasmcheck.wasm | tee /dev/stderr | grep -q "check=0$"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); status=1
+  fi
+done
+
 step "vitest (Node, SIMD and scalar builds)"
 vitest run --root packages/arrowsmith --reporter=default --reporter=json --outputFile=../../test-output/vitest.json || status=1
 if [ -f test-output/vitest.json ]; then

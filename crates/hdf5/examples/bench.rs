@@ -12,7 +12,7 @@ use arrowsmith_hdf5::Hdf5File;
 fn cold_host(bytes: &[u8], ds: &str) -> (usize, usize, u64) {
     let mut cache = RangeCache::new(bytes.len() as u64);
     let (mut rounds, mut ranges, mut loaded) = (0, 0, 0u64);
-    let mut fetch = |cache: &mut RangeCache, o: u64, l: u64| {
+    let fetch = |cache: &mut RangeCache, o: u64, l: u64| {
         let end = (o + l).min(bytes.len() as u64);
         cache.insert(o, bytes[o as usize..end as usize].to_vec());
         (end - o, 1)

@@ -34,6 +34,10 @@ pub struct Message<'a> {
 #[derive(Debug, Clone)]
 pub struct ObjectHeader<'a> {
     pub addr: u64,
+    /// 1 = v1 header, 2 = v2 (OHDR).
+    pub version: u8,
+    /// Header blocks read: the first chunk plus every continuation block.
+    pub blocks: usize,
     pub messages: Vec<Message<'a>>,
 }
 
@@ -145,7 +149,7 @@ impl<'a> ObjectHeader<'a> {
                 }
             }
         }
-        Ok(ObjectHeader { addr, messages })
+        Ok(ObjectHeader { addr, version: if v2 { 2 } else { 1 }, blocks: seen.len(), messages })
     }
 
     pub fn find(&self, kind: u16) -> Option<&Message<'a>> {

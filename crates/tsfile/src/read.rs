@@ -319,9 +319,10 @@ impl TsFile {
                     .map(|c| c.stats.count)
             })
             .sum();
-        let estimate = (estimate as usize)
-            .min(remaining)
-            .min(self.size as usize * 8);
+        // Statistics can lie: never reserve more than a generous multiple of the file size.
+        let row_bytes = 8 + 8 * builders.iter().flatten().count();
+        let cap = (self.size as usize).saturating_mul(32).saturating_add(1 << 20) / row_bytes;
+        let estimate = (estimate as usize).min(remaining).min(cap);
         times.reserve(estimate);
         for b in builders.iter_mut().flatten() {
             b.reserve(estimate);
