@@ -21,9 +21,11 @@ if node scripts/check-wasm.mjs; then passed=$((passed + 1)); else failed=$((fail
 
 step "MessagePack SIMD kernels agree with the scalar reference inside wasm (both builds)"
 for flags in "" "-C target-feature=+simd128"; do
-  if RUSTFLAGS="$flags" CARGO_TARGET_DIR=target/wasm-check cargo build -q --release --target wasm32-unknown-unknown \
-       --manifest-path crates/msgpack/wasm-check/Cargo.toml &&
-     node crates/msgpack/wasm-check/run.mjs target/wasm-check/wasm32-unknown-unknown/release/wasmcheck.wasm | tee /dev/stderr | grep -q "check=0$"; then
+  out=$(RUSTFLAGS="$flags" CARGO_TARGET_DIR=target/wasm-check cargo build -q --release --target wasm32-unknown-unknown \
+       --manifest-path crates/msgpack/wasm-check/Cargo.toml 2>&1 &&
+     node crates/msgpack/wasm-check/run.mjs target/wasm-check/wasm32-unknown-unknown/release/wasmcheck.wasm 2>&1)
+  echo "$out"
+  if [[ "$out" == *"check=0" ]]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1)); status=1

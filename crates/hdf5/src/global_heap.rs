@@ -3,6 +3,10 @@
 //! Header and object headers are padded to 8 bytes (16 bytes for every size of lengths
 //! up to 8), and so is each object's data.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use arrowsmith_core::Result;
 
 use crate::io::{invalid, le_uint};
@@ -14,12 +18,71 @@ pub struct Collection<'a> {
     /// Absolute file offset of `bytes[0]`.
     pub at: u64,
     /// `(start in bytes, size)` by object index; size `u32::MAX` marks a missing index.
-    pub objs: Vec<(u32, u32)>,
+    pub objs: Table,
+}
+
+/// Per-file cache of parsed collection tables (object index → position, size), keyed by
+/// collection address and bounded in bytes of table. The collection bytes themselves are
+/// not copied: they stay in the host's buffer / `RangeCache` and are re-borrowed per read.
+#[derive(Debug, Default)]
+pub struct GcolCache {
+    tables: RefCell<HashMap<u64, (u64, Table)>>,
+    bytes: RefCell<usize>,
+}
+
+impl Clone for GcolCache {
+    fn clone(&self) -> Self {
+        GcolCache::default()
+    }
+}
+
+/// Table bytes kept per file (8 bytes per heap object; 16 MiB ≈ 2M objects).
+pub const GCOL_CACHE_BYTES: usize = 16 << 20;
+
+impl GcolCache {
+    fn get(&self, addr: u64) -> Option<(u64, Table)> {
+        self.tables.borrow().get(&addr).cloned()
+    }
+    fn put(&self, addr: u64, size: u64, objs: Table) {
+        let add = objs.len() * 8 + 32;
+        let mut bytes = self.bytes.borrow_mut();
+        let mut tables = self.tables.borrow_mut();
+        if *bytes + add > GCOL_CACHE_BYTES {
+            // Simple and bounded: start over rather than track recency.
+            tables.clear();
+            *bytes = 0;
+        }
+        if add <= GCOL_CACHE_BYTES && tables.insert(addr, (size, objs)).is_none() {
+            *bytes += add;
+        }
+    }
+    pub fn clear(&self) {
+        self.tables.borrow_mut().clear();
+        *self.bytes.borrow_mut() = 0;
+    }
 }
 
 pub const MISSING: (u32, u32) = (0, u32::MAX);
 
+/// Object index → (start, size) within a collection.
+type Table = Rc<Vec<(u32, u32)>>;
+
 impl<'a> Collection<'a> {
+    /// A collection, its table from `cache` when parsed before (by any read of this file).
+    pub fn load(ctx: &Ctx<'a>, addr: u64, cache: &GcolCache) -> Result<Collection<'a>> {
+        if let Some((size, objs)) = cache.get(addr) {
+            let bytes = ctx.read(addr, size, "global heap collection")?;
+            return Ok(Collection {
+                bytes,
+                at: ctx.abs(addr)?,
+                objs,
+            });
+        }
+        let c = Self::parse(ctx, addr)?;
+        cache.put(addr, c.bytes.len() as u64, c.objs.clone());
+        Ok(c)
+    }
+
     pub fn parse(ctx: &Ctx<'a>, addr: u64) -> Result<Collection<'a>> {
         let at = ctx.abs(addr)?;
         let sl = ctx.sb.sl as usize;
@@ -63,7 +126,11 @@ impl<'a> Collection<'a> {
             objs[idx] = (start as u32, osize as u32);
             p = start + (osize as usize).div_ceil(8) * 8;
         }
-        Ok(Collection { bytes, at, objs })
+        Ok(Collection {
+            bytes,
+            at,
+            objs: Rc::new(objs),
+        })
     }
 
     #[inline]

@@ -120,6 +120,9 @@ pub struct Hdf5File {
     /// VL payloads (many cells may share one heap object). Exceeding it is an
     /// `Unsupported` error; read in smaller row windows instead.
     pub max_read_bytes: u64,
+    /// Parsed global heap collection tables, shared by every read of this file (bounded;
+    /// see [`global_heap::GCOL_CACHE_BYTES`]). [`Hdf5File::clear_cache`] drops them.
+    gcol: global_heap::GcolCache,
 }
 
 struct Dataset {
@@ -137,7 +140,13 @@ impl Hdf5File {
         Ok(Hdf5File {
             superblock: Superblock::find(src)?,
             max_read_bytes: DEFAULT_MAX_READ_BYTES,
+            gcol: Default::default(),
         })
+    }
+
+    /// Drop cached global heap tables (only needed if the file's bytes could change).
+    pub fn clear_cache(&self) {
+        self.gcol.clear();
     }
 
     fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {
@@ -258,7 +267,7 @@ impl Hdf5File {
         let mut out = Vec::new();
         for a in attribute::attributes(&ctx, &oh)? {
             let n = a.space.num_elements().unwrap_or(0) as usize;
-            let mut vl = VlReader::new(&ctx, self.max_read_bytes);
+            let mut vl = VlReader::new(&ctx, &self.gcol, self.max_read_bytes);
             let col = decode(&mut vl, &a.dtype, &a.data, n, a.dtype.size(), 0)?;
             let col = if a.space.dims.len() > 1 {
                 fixed_size_lists(col, &a.space.dims[1..])
@@ -444,7 +453,7 @@ impl Hdf5File {
             .read_raw(&ctx, &ds, start, nrows, row_elems)
             .map_err(locate)?;
         let n = (nrows * row_elems) as usize;
-        let mut vl = VlReader::new(&ctx, self.max_read_bytes);
+        let mut vl = VlReader::new(&ctx, &self.gcol, self.max_read_bytes);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
         let name = path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/");
         let (fields, columns) = match &ds.dtype {

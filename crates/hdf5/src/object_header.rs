@@ -149,7 +149,12 @@ impl<'a> ObjectHeader<'a> {
                 }
             }
         }
-        Ok(ObjectHeader { addr, version: if v2 { 2 } else { 1 }, blocks: seen.len(), messages })
+        Ok(ObjectHeader {
+            addr,
+            version: if v2 { 2 } else { 1 },
+            blocks: seen.len(),
+            messages,
+        })
     }
 
     pub fn find(&self, kind: u16) -> Option<&Message<'a>> {

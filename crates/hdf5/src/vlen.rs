@@ -16,7 +16,7 @@ use arrowsmith_core::{
 
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
-use crate::global_heap::Collection;
+use crate::global_heap::{Collection, GcolCache};
 use crate::io::{err, invalid, le_uint, UNDEF};
 use crate::Ctx;
 
@@ -26,6 +26,7 @@ const MAX_VALUES: u64 = i32::MAX as u64;
 pub struct VlReader<'a, 'c> {
     pub ctx: &'c Ctx<'a>,
     cache: HashMap<u64, Collection<'a>>,
+    tables: &'c GcolCache,
     /// Bytes still allowed to be gathered by this read (all VL columns together).
     budget: u64,
 }
@@ -37,10 +38,11 @@ struct Cells {
 }
 
 impl<'a, 'c> VlReader<'a, 'c> {
-    pub fn new(ctx: &'c Ctx<'a>, max_bytes: u64) -> Self {
+    pub fn new(ctx: &'c Ctx<'a>, tables: &'c GcolCache, max_bytes: u64) -> Self {
         VlReader {
             ctx,
             cache: HashMap::new(),
+            tables,
             budget: max_bytes,
         }
     }
@@ -90,7 +92,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
             if self.cache.contains_key(&a) {
                 continue;
             }
-            match Collection::parse(self.ctx, a) {
+            match Collection::load(self.ctx, a, self.tables) {
                 Ok(c) => {
                     self.cache.insert(a, c);
                 }

@@ -188,9 +188,17 @@ fn object_header_continuations() {
     use arrowsmith_hdf5::object_header::ObjectHeader;
     for (lv, version) in [("earliest", 1), ("v108", 2), ("v110", 2), ("latest", 2)] {
         let (b, f) = open(&format!("vl_{lv}"));
-        let ctx = arrowsmith_hdf5::Ctx { src: &b, sb: &f.superblock };
+        let ctx = arrowsmith_hdf5::Ctx {
+            src: &b,
+            sb: &f.superblock,
+        };
         let mut continued = 0;
-        for e in f.list(&b, "/").unwrap().into_iter().filter(|e| e.name == "cont" || e.name == "cont_many") {
+        for e in f
+            .list(&b, "/")
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.name == "cont" || e.name == "cont_many")
+        {
             let oh = ObjectHeader::parse(&ctx, e.addr).unwrap();
             assert_eq!(oh.version, version, "{lv}");
             continued += (oh.blocks >= 2) as usize;

@@ -35,6 +35,12 @@ pub(crate) fn read_chunk_header(src: &dyn ByteSource, off: u64, limit: u64) -> R
             format!("chunk header at byte {off}: {m}"),
         )
     };
+    if off < limit && src.get(off, 1).is_none() {
+        // Nothing of this chunk is loaded (the host did not prefetch the plan): ask for a
+        // generous first piece instead of one round trip per header field.
+        let len = (limit - off).min(4096) as usize;
+        src.read(Format::TsFile, off, len)?;
+    }
     let marker = src.read(Format::TsFile, off, 1)?[0];
     if !matches!(marker & 0x3f, 1 | 5) {
         return Err(what(format!("marker 0x{marker:02x} is not a chunk header")));

@@ -160,7 +160,19 @@ impl TsFile {
                         _ => {}
                     }
                 }
-                cols = select(all, &q.columns)?;
+                // A declared TIME column (C++ 2.x category 3) is the `time` output column.
+                let wanted = q.columns.as_ref().map(|w| {
+                    w.iter()
+                        .filter(|n| {
+                            !t.columns.iter().any(|c| {
+                                c.category == crate::meta::ColumnCategory::Time
+                                    && c.name.eq_ignore_ascii_case(n)
+                            })
+                        })
+                        .cloned()
+                        .collect::<Vec<_>>()
+                });
+                cols = select(all, &wanted)?;
             }
             None => {
                 let mut all = vec![OutCol {
@@ -321,7 +333,10 @@ impl TsFile {
             .sum();
         // Statistics can lie: never reserve more than a generous multiple of the file size.
         let row_bytes = 8 + 8 * builders.iter().flatten().count();
-        let cap = (self.size as usize).saturating_mul(32).saturating_add(1 << 20) / row_bytes;
+        let cap = (self.size as usize)
+            .saturating_mul(32)
+            .saturating_add(1 << 20)
+            / row_bytes;
         let estimate = (estimate as usize).min(remaining).min(cap);
         times.reserve(estimate);
         for b in builders.iter_mut().flatten() {

@@ -275,6 +275,17 @@ fn sans_io_plan_covers_read() {
             assert_eq!(got, full);
             let planned: u64 = ranges.iter().map(|(s, e)| e - s).sum();
             assert!(planned <= c2.size());
+            // Without a plan the reader asks for what it needs, about a chunk at a time.
+            let mut c3 = RangeCache::new(file.len() as u64);
+            c3.insert(a, file[a as usize..b as usize].to_vec());
+            let (lazy, rounds) = drive(file, &mut c3, |c| f.read(c, &q));
+            // At most two round trips per chunk (header piece, then the rest of its data).
+            let chunks: usize = f.timeseries(file).unwrap().iter().map(|s| s.chunks).sum();
+            assert!(
+                rounds <= 4 * chunks + 2,
+                "{name}: {rounds} round trips for {chunks} chunks"
+            );
+            assert_eq!(lazy, full);
         }
     }
 }

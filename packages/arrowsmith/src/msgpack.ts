@@ -102,6 +102,13 @@ export async function* decodeMsgpackStreamWith(
         if (b) yield b;
       }
     }
+    // End of input: the complete rows in batches of `rows`, then whatever finish() adds
+    // (an incomplete last value is an error there).
+    while (s.readyRows() > 0) {
+      const b = take(wasmCall(() => s.takeBatch(rows)) as WasmBatchHandle | undefined);
+      if (!b) break;
+      yield b;
+    }
     const last = take(wasmCall(() => s.finish()) as WasmBatchHandle | undefined);
     if (last && last.numRows > 0) yield last;
   } catch (e) {

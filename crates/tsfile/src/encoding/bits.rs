@@ -89,23 +89,26 @@ pub(crate) fn unpack_msb(src: &[u8], width: u32, count: usize, mut emit: impl Fn
         }
         return;
     }
-    let mask: u128 = if width == 64 {
-        u64::MAX as u128
-    } else {
-        (1u128 << width) - 1
-    };
-    let mut acc: u128 = 0;
-    let mut nbits: u32 = 0;
     let mut i = 0usize;
-    for _ in 0..count {
-        while nbits < width {
-            acc = (acc << 8) | src[i] as u128;
+    let mut p = 0usize;
+    if width <= 56 {
+        // One unaligned big-endian 64-bit load per value while 8 bytes remain.
+        let shift = 64 - width;
+        while i < count {
+            let byte = p >> 3;
+            let Some(b) = src.get(byte..byte + 8) else {
+                break;
+            };
+            let w = u64::from_be_bytes(b.try_into().unwrap());
+            emit((w << (p & 7)) >> shift);
+            p += width as usize;
             i += 1;
-            nbits += 8;
         }
-        nbits -= width;
-        emit(((acc >> nbits) & mask) as u64);
-        acc &= (1u128 << nbits) - 1;
+    }
+    // The tail (and widths above 56): the checked bit reader.
+    let mut r = BitReader { data: src, pos: p };
+    for _ in i..count {
+        emit(r.bits(width).unwrap_or(0));
     }
 }
 
@@ -139,5 +142,15 @@ mod tests {
         let mut got = vec![];
         unpack_msb(&[0b0001_0010, 0b0011_0100], 4, 4, |v| got.push(v));
         assert_eq!(got, vec![1, 2, 3, 4]);
+        // Fast and checked paths agree for every width.
+        let d: Vec<u8> = (0..200u32).map(|i| (i * 73 + 11) as u8).collect();
+        for w in 1..=64u32 {
+            let n = d.len() * 8 / w as usize;
+            let mut fast = vec![];
+            unpack_msb(&d, w, n, |v| fast.push(v));
+            let mut r = BitReader::new(&d);
+            let slow: Vec<u64> = (0..n).map(|_| r.bits(w).unwrap()).collect();
+            assert_eq!(fast, slow, "width {w}");
+        }
     }
 }
