@@ -16,7 +16,7 @@ export interface WasmFileReader extends SupplyTarget {
 }
 
 /** Ranges closer than this are fetched as one request. */
-const COALESCE_GAP = 64 * 1024;
+const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
 

@@ -12,7 +12,8 @@ export interface SupplyTarget {
   supply(offset: number, bytes: Uint8Array): void;
 }
 
-const READ_AHEAD = 256 * 1024;
+/** Minimum bytes per request: metadata reads are small and clustered; a round trip costs more than a few KB. */
+const READ_AHEAD = 4 * 1024;
 
 export async function withBytes<T>(reader: RangeReader, target: SupplyTarget, call: () => T): Promise<T> {
   const seen = new Set<string>();

@@ -61,6 +61,7 @@ export async function urlReader(url: string): Promise<RangeReader> {
   return {
     size,
     async read(offset, length) {
+      if (whole) return whole.subarray(offset, offset + length);
       const end = Math.min(size, offset + length) - 1;
       const r = await fetch(url, { headers: { Range: `bytes=${offset}-${end}` } });
       if (r.status === 200) {

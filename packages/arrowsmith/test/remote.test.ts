@@ -1,0 +1,98 @@
+// URL sources: a local HTTP server that counts requests and bytes. Reading one dataset or
+// one device's column transfers a small part of the file, the result equals the in-memory
+// read, and misbehaving servers give a correct result or a clear error, never a hang.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHdf5, openTsFile } from '../src/node.js';
+import { FIXTURES } from './fixtures.js';
+
+type Mode = 'ranges' | 'no-head' | 'ignore-range' | 'drop';
+const stats = { requests: 0, bytes: 0 };
+let server: Server;
+let base = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const [, mode, ...rest] = new URL(req.url!, 'http://x').pathname.split('/');
+    let body: Buffer;
+    try {
+      body = readFileSync(join(FIXTURES, ...rest));
+    } catch {
+      return void res.writeHead(404).end();
+    }
+    stats.requests++;
+    if (req.method === 'HEAD') {
+      if (mode === 'no-head') return void res.writeHead(405).end();
+      return void res.writeHead(200, { 'Content-Length': body.length, 'Accept-Ranges': 'bytes' }).end();
+    }
+    const m = /bytes=(\d+)-(\d+)/.exec(req.headers.range ?? '');
+    if (!m || (mode as Mode) === 'ignore-range') {
+      stats.bytes += body.length;
+      return void res.writeHead(200, { 'Content-Length': body.length }).end(body);
+    }
+    const [a, b] = [Number(m[1]), Math.min(Number(m[2]), body.length - 1)];
+    const part = body.subarray(a, b + 1);
+    res.writeHead(206, { 'Content-Length': part.length, 'Content-Range': `bytes ${a}-${b}/${body.length}` });
+    if (mode === 'drop' && a > 0) {
+      res.write(part.subarray(0, part.length >> 1));
+      stats.bytes += part.length >> 1;
+      return void res.destroy();
+    }
+    stats.bytes += part.length;
+    res.end(part);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const reset = () => Object.assign(stats, { requests: 0, bytes: 0 });
+const rows = (t: { toArray(): unknown[] }) => JSON.stringify(t.toArray(), (_, v) => (typeof v === 'bigint' ? String(v) : v));
+
+describe('remote files over HTTP Range', () => {
+  it('HDF5: one dataset transfers a small fraction and equals the in-memory read', async () => {
+    const file = 'hdf5/vl_earliest.h5';
+    const size = readFileSync(join(FIXTURES, file)).length;
+    const local = await (await openHdf5(readFileSync(join(FIXTURES, file)))).read('/vlseq_be');
+    reset();
+    const remote = await (await openHdf5(`${base}/ranges/${file}`)).read('/vlseq_be');
+    expect(rows(remote)).toBe(rows(local));
+    expect(stats.bytes / size).toBeLessThan(0.25);
+  });
+
+  it('TsFile: one measurement of one device transfers a fraction of the file', async () => {
+    const file = 'tsfile/java_tree_nonaligned.tsfile';
+    const bytes = readFileSync(join(FIXTURES, file));
+    const f = await openTsFile(bytes);
+    const dev = f.devices()[0]!.path;
+    const col = (await f.timeseries()).find((s) => s.device === dev)!.measurement;
+    const local = await f.read({ devices: [dev], columns: [col] });
+    reset();
+    const remote = await (await openTsFile(`${base}/ranges/${file}`)).read({ devices: [dev], columns: [col] });
+    expect(rows(remote)).toBe(rows(local));
+    expect(stats.bytes / bytes.length).toBeLessThan(0.6);
+  });
+
+  it('a server that refuses HEAD: the size comes from a bytes=0-0 GET', async () => {
+    const t = await (await openHdf5(`${base}/no-head/hdf5/vl_earliest.h5`)).read('/vlseq_be');
+    expect(t.numRows).toBeGreaterThan(0);
+  });
+
+  it('a server that ignores Range: one whole download, same result', async () => {
+    reset();
+    const t = await (await openHdf5(`${base}/ignore-range/hdf5/vl_earliest.h5`)).read('/vlseq_be');
+    expect(t.numRows).toBeGreaterThan(0);
+    expect(stats.bytes).toBe(readFileSync(join(FIXTURES, 'hdf5/vl_earliest.h5')).length);
+  });
+
+  it('a connection dropped mid-file is an error, not a hang', async () => {
+    await expect((async () => (await openHdf5(`${base}/drop/hdf5/vl_earliest.h5`)).read('/vlseq_be'))()).rejects.toThrow();
+  }, 20_000);
+
+  it('a missing file is a clear error', async () => {
+    await expect(openHdf5(`${base}/ranges/hdf5/nope.h5`)).rejects.toThrow(/404|failed/);
+  });
+});
