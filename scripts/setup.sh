@@ -30,7 +30,10 @@ fi
 stamp="node_modules/.arrowsmith-lock-stamp"
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   say "installing npm dependencies"
-  npm ci --no-audit --no-fund
+  # `npm install`, not `npm ci`: the lockfile pins every version, but the registry mirror
+  # lacks msgpackr's optional darwin/win32 prebuilds, so the lock cannot list them and
+  # `npm ci` rejects it as out of sync.
+  npm install --no-audit --no-fund
   cp package-lock.json "$stamp"
 fi
 
