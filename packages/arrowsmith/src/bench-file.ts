@@ -33,7 +33,7 @@ export function timeIt(name: string, runs: number, f: () => number): Timing {
       times.push(performance.now() - t0);
     }
   } catch (e) {
-    return { name, medianMs: NaN, minMs: NaN, error: (e as Error).message };
+    return { name, medianMs: NaN, minMs: NaN, error: String((e as Error)?.message ?? e) };
   }
   times.sort((a, b) => a - b);
   return { name, medianMs: times[times.length >> 1]!, minMs: times[0]!, rows };
@@ -47,7 +47,8 @@ async function peer(name: string): Promise<Record<string, unknown> | undefined> 
   }
 }
 
-export async function benchFile(bytes: Uint8Array, runs: number): Promise<string> {
+export async function benchFile(bytes: Uint8Array, runs: number, format = 'msgpack', what?: string): Promise<string> {
+  if (format !== 'msgpack') return benchFileReader(bytes, runs, format, what);
   const results: Timing[] = [];
   for (const v of ['simd', 'scalar'] as const) {
     const w = instantiateVariant(v);
@@ -73,6 +74,82 @@ export async function benchFile(bytes: Uint8Array, runs: number): Promise<string
     );
   }
   if (!msgpackr || !msgpack) lines.push('  (install msgpackr and @msgpack/msgpack to compare with them)');
+  return lines.join('\n');
+}
+
+/** Async timing for the file readers (open + read each run). */
+async function timeAsync(name: string, runs: number, f: () => Promise<number>): Promise<Timing> {
+  const times: number[] = [];
+  let rows = 0;
+  try {
+    rows = await f();
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await f();
+      times.push(performance.now() - t0);
+    }
+  } catch (e) {
+    return { name, medianMs: NaN, minMs: NaN, error: String((e as Error)?.message ?? e) };
+  }
+  times.sort((a, b) => a - b);
+  return { name, medianMs: times[times.length >> 1]!, minMs: times[0]!, rows };
+}
+
+async function benchFileReader(bytes: Uint8Array, runs: number, format: string, what?: string): Promise<string> {
+  const { TsFile } = await import('./tsfile.js');
+  const { Hdf5File } = await import('./hdf5.js');
+  const results: Timing[] = [];
+  let target = what;
+  for (const v of ['simd', 'scalar'] as const) {
+    const w = instantiateVariant(v);
+    if (format === 'tsfile') {
+      results.push(
+        await timeAsync(`arrowsmith ${v}`, runs, async () => {
+          const f = await TsFile.openWith(w, bytes);
+          const q = target ? (f.tables().some((t) => t.name === target) ? { table: target } : { devices: [target] }) : {};
+          const n = (await f.read(q)).numRows;
+          f.close();
+          return n;
+        }),
+      );
+    } else {
+      if (!target) {
+        const f = await Hdf5File.openWith(w, bytes);
+        target = '/' + ((await f.list('/')).find((e) => e.kind === 'dataset')?.name ?? '');
+        f.close();
+      }
+      results.push(
+        await timeAsync(`arrowsmith ${v}`, runs, async () => {
+          const f = await Hdf5File.openWith(w, bytes);
+          const n = (await f.read(target!)).numRows;
+          f.close();
+          return n;
+        }),
+      );
+    }
+  }
+  if (format === 'hdf5') {
+    const h5wasm = (await peer('h5wasm/node')) as { default: { ready: Promise<{ FS: { writeFile(p: string, b: Uint8Array): void } }>; File: new (p: string, m: string) => { get(p: string): { value: { length: number } }; close(): void } } } | undefined;
+    if (h5wasm) {
+      const { FS } = await h5wasm.default.ready;
+      results.push(
+        timeIt('h5wasm', runs, () => {
+          FS.writeFile('/bench.h5', bytes);
+          const f = new h5wasm.default.File('/bench.h5', 'r');
+          const n = f.get(target!).value.length;
+          f.close();
+          return n;
+        }),
+      );
+    }
+    const jsfive = (await peer('jsfive')) as { File: new (b: ArrayBuffer, n: string) => { get(p: string): { value: { length: number } } } } | undefined;
+    if (jsfive) results.push(timeIt('jsfive', runs, () => new jsfive.File(bytes.slice().buffer, 'f.h5').get(target!).value.length));
+  }
+  const base = results[0]!.medianMs;
+  const lines = [`${format} ${target ?? ''} ${bytes.length} bytes, ${runs} runs, open + read, medians:`];
+  for (const r of results) {
+    lines.push(r.error ? `  ${r.name.padEnd(18)} failed: ${r.error}` : `  ${r.name.padEnd(18)} ${r.medianMs.toFixed(3).padStart(10)} ms  (min ${r.minMs.toFixed(3)})  ${(r.medianMs / base).toFixed(1)}× arrowsmith simd's time, ${r.rows} rows`);
+  }
   return lines.join('\n');
 }
 

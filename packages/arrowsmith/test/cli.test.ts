@@ -35,4 +35,26 @@ describe('arrowsmith CLI', () => {
     expect(r.status).toBe(1);
     expect(r.stderr.toString()).toMatch(/MessagePack decode error at byte 2/);
   });
+
+  it("info and cat read TsFile files: tables, devices, and rows equal to the writer's values", () => {
+    const file = join(import.meta.dirname, '../../../fixtures/tsfile/cpp_plain_snappy.tsfile');
+    const want = JSON.parse(readFileSync(file.replace(/\.tsfile$/, '.json'), 'utf8'));
+    const info = execFileSync('node', [cli, 'info', file]).toString();
+    expect(info).toContain(`table ${want.table}: ${want.devices.length} devices`);
+    for (const [name, type] of want.fields as [string, string][]) expect(info).toMatch(new RegExp(`${name}: ${type} FIELD`));
+    const out = execFileSync('node', [cli, 'cat', file, want.table, '--rows', '2']).toString();
+    const lines = out.trimEnd().split('\n');
+    const header = lines.at(-3)!.split(/\s+/);
+    const first = lines.at(-2)!.split(/\s+/);
+    expect(first[header.indexOf('time')]).toBe(String(want.devices[0].columns.time[0]));
+  });
+
+  it("info and cat read HDF5 files: the tree and a dataset's rows equal to h5py's", () => {
+    const file = join(import.meta.dirname, '../../../fixtures/hdf5/vl_latest.h5');
+    const want = JSON.parse(readFileSync(file.replace(/\.h5$/, '.json'), 'utf8'));
+    const info = execFileSync('node', [cli, 'info', file]).toString();
+    for (const path of Object.keys(want.datasets).filter((p) => p.split('/').length === 2)) expect(info).toContain(`${path.slice(1)}: dataset`);
+    const out = execFileSync('node', [cli, 'cat', file, '/vlseq_be', '--rows', '3']).toString().trimEnd().split('\n');
+    expect(out.slice(-3).map((l) => JSON.parse(l))).toEqual(want.datasets['/vlseq_be'].rows.slice(0, 3));
+  });
 });
