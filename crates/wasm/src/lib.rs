@@ -118,6 +118,7 @@ impl MsgpackStream {
 }
 
 /// Byte ranges `[start0, end0, start1, end1, ...]` as f64 (exact below 2^53).
+/// (TsFile plans are (start, end); HDF5 plans are (offset, length) and converted.)
 fn ranges(r: Vec<(u64, u64)>) -> Vec<f64> {
     r.into_iter().flat_map(|(a, b)| [a as f64, b as f64]).collect()
 }
@@ -283,7 +284,9 @@ impl Hdf5Reader {
 
     pub fn plan(&self, path: &str, start: f64, count: Option<f64>) -> Result<Vec<f64>, JsValue> {
         let f = self.file()?;
-        f.plan(&self.cache, path, start as u64, count.map(|c| c as u64)).map(ranges).map_err(js_error)
+        f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map(|r| ranges(r.into_iter().map(|(offset, len)| (offset, offset + len)).collect()))
+            .map_err(js_error)
     }
 
     /// Rows `start..start+count` of a dataset (all rows when count is absent).

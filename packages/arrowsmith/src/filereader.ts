@@ -49,11 +49,11 @@ export class FileReaderBase<R extends WasmFileReader> {
     return withBytes(this.reader, this.handle, () => wasmCall(f));
   }
 
-  /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read. */
+  /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL sources only). */
   protected async prefetch(flat: Float64Array | number[]): Promise<void> {
-    if (this.inMemory || flat.length === 0) return;
+    if (flat.length === 0) return;
     const ranges: [number, number][] = [];
-    for (let i = 0; i < flat.length; i += 2) ranges.push([flat[i]!, flat[i + 1]!]);
+    for (let i = 0; i < flat.length; i += 2) ranges.push(...this.missing(flat[i]!, flat[i + 1]!));
     ranges.sort((a, b) => a[0] - b[0]);
     const merged: [number, number][] = [];
     for (const r of ranges) {
@@ -66,14 +66,32 @@ export class FileReaderBase<R extends WasmFileReader> {
       while (next < merged.length) {
         const [a, b] = merged[next++]!;
         this.handle.supply(a, await this.reader.read(a, b - a));
+        this.loaded.push([a, b]);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, merged.length) }, worker));
   }
 
+  /** Ranges supplied by prefetch since the cache was last cleared. */
+  private loaded: [number, number][] = [];
+
+  /** The parts of [start, end) not supplied yet. */
+  private missing(start: number, end: number): [number, number][] {
+    let parts: [number, number][] = [[start, end]];
+    for (const [a, b] of this.loaded) {
+      parts = parts.flatMap(([s, e]): [number, number][] =>
+        b <= s || a >= e ? [[s, e]] : [...(s < a ? [[s, a] as [number, number]] : []), ...(b < e ? [[b, e] as [number, number]] : [])],
+      );
+    }
+    return parts;
+  }
+
   /** After a read from a Blob/URL: drop the fetched data bytes so memory stays bounded. */
   protected release(): void {
-    if (!this.inMemory) this.handle.clearCache();
+    if (!this.inMemory) {
+      this.handle.clearCache();
+      this.loaded = [];
+    }
   }
 
   protected batch(h: WasmBatchHandle, rewrite?: Parameters<typeof toRecordBatch>[3]): RecordBatch {

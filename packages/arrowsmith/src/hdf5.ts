@@ -106,7 +106,17 @@ export class Hdf5File extends FileReaderBase<Glue> {
   private async readBatch(path: string, start: number, count?: number): Promise<RecordBatch> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     try {
-      await this.prefetch(await this.call(() => this.handle.plan(path, start, count)));
+      if (!this.inMemory) {
+        // The plan can only name ranges whose location it has read: plan, load, repeat.
+        let seen = '';
+        for (let round = 0; round < 16; round++) {
+          const plan = await this.call(() => this.handle.plan(path, start, count));
+          const key = Array.from(plan).join(',');
+          if (plan.length === 0 || key === seen) break;
+          seen = key;
+          await this.prefetch(plan);
+        }
+      }
       return this.batch(await this.call(() => this.handle.read(path, start, count)));
     } finally {
       this.release();

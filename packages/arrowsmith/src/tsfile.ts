@@ -134,7 +134,7 @@ export class TsFile extends FileReaderBase<Glue> {
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
     const a = args(q);
     try {
-      await this.prefetch(await this.call(() => this.handle.plan(...a)));
+      if (!this.inMemory) await this.prefetch(await this.call(() => this.handle.plan(...a)));
       const h = await this.call(() => this.handle.read(...a));
       const unit = q.timeUnit;
       return this.batch(h, unit ? (d) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined);

@@ -112,6 +112,51 @@ pub(crate) fn unpack_msb(src: &[u8], width: u32, count: usize, mut emit: impl Fn
     }
 }
 
+/// A big-endian bit stream pre-converted to native-order 64-bit words (one SIMD
+/// byte-swap pass), so any bit window is two plain loads and two shifts: wasm has no
+/// scalar byte swap, and a per-value `u64::from_be_bytes` costs ~20 instructions there.
+///
+/// `words` holds `ceil(len/8)` data words (the last zero-padded) plus two zero words, so
+/// [`peek`] at any bit position up to 64 bits past the data end stays in bounds.
+pub(crate) fn with_be_words<R>(buf: &[u8], f: impl FnOnce(&[u64]) -> R) -> R {
+    thread_local! {
+        static WORDS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    WORDS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut w) => {
+            fill_be_words(buf, &mut w);
+            f(&w)
+        }
+        Err(_) => {
+            let mut w = Vec::new();
+            fill_be_words(buf, &mut w);
+            f(&w)
+        }
+    })
+}
+
+fn fill_be_words(buf: &[u8], w: &mut Vec<u64>) {
+    w.clear();
+    let full = buf.len() / 8;
+    arrowsmith_core::simd::extend_from_be(w, &buf[..full * 8]);
+    let tail = &buf[full * 8..];
+    if !tail.is_empty() {
+        let mut t = [0u8; 8];
+        t[..tail.len()].copy_from_slice(tail);
+        w.push(u64::from_be_bytes(t));
+    }
+    w.push(0);
+    w.push(0);
+}
+
+/// The 64 bits starting at bit `p` of a [`with_be_words`] buffer, MSB-first.
+#[inline(always)]
+pub(crate) fn peek(w: &[u64], p: usize) -> u64 {
+    let i = p >> 6;
+    let s = (p & 63) as u32;
+    (w[i] << s) | ((w[i + 1] >> 1) >> (63 - s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +196,22 @@ mod tests {
             let mut r = BitReader::new(&d);
             let slow: Vec<u64> = (0..n).map(|_| r.bits(w).unwrap()).collect();
             assert_eq!(fast, slow, "width {w}");
+        }
+        // Word windows agree with the bit reader at every position and width.
+        for len in [0usize, 1, 7, 8, 9, 17, 200] {
+            let d = &d[..len];
+            with_be_words(d, |w| {
+                for p in 0..=len * 8 {
+                    let mut r = BitReader::new(d);
+                    r.pos = p;
+                    let n = ((len * 8 - p) as u32).min(64);
+                    let want = if n == 0 { 0 } else { r.bits(n).unwrap() << (64 - n) };
+                    let got = peek(w, p);
+                    let got = if n == 0 { 0 } else { got >> (64 - n) << (64 - n) };
+                    assert_eq!(got, want, "len {len} pos {p}");
+                    assert_eq!(peek(w, p) & (u64::MAX >> n.min(63)) & if n == 64 { 0 } else { u64::MAX }, 0);
+                }
+            });
         }
     }
 }

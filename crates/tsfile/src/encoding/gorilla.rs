@@ -1,6 +1,132 @@
 //! GORILLA (v2): XOR with the previous value, leading/significant-bit windows, END marker.
 
-use super::{bits::BitReader, derr, limit_err, DResult};
+use super::{
+    bits::{peek, with_be_words, BitReader},
+    derr, limit_err, DResult,
+};
+use std::mem::MaybeUninit;
+
+/// Decoder state carried across output chunks.
+struct St {
+    /// Next bit position.
+    p: usize,
+    v: u64,
+    lead: u32,
+    trail: u32,
+}
+
+enum Stop {
+    /// Reached the END marker.
+    End,
+    /// `dst` is full and the next value is not the END marker.
+    Full,
+    /// A malformed stream (the checked decoder reports the exact error).
+    Bad,
+}
+
+/// Fast GORILLA loop over pre-swapped words: decode values into `dst` until the END
+/// marker, a full `dst`, or an error. Returns the values written.
+#[inline(always)]
+fn run<const B: u32, T>(
+    w: &[u64],
+    total: usize,
+    st: &mut St,
+    end: u64,
+    dst: &mut [MaybeUninit<T>],
+    conv: impl Fn(u64) -> T,
+) -> (usize, Stop) {
+    let l = if B == 32 { 5 } else { 6 };
+    let mask = (1u64 << l) - 1;
+    let (mut p, mut v, mut lead, mut trail) = (st.p, st.v, st.lead, st.trail);
+    let mut n = 0usize;
+    let stop = loop {
+        if v == end {
+            break Stop::End;
+        }
+        if n >= dst.len() {
+            break Stop::Full;
+        }
+        dst[n].write(conv(v));
+        n += 1;
+        let c = peek(w, p);
+        if c >> 63 == 0 {
+            p += 1;
+            if p > total {
+                break Stop::Bad;
+            }
+            continue;
+        }
+        if (c >> 62) & 1 == 1 {
+            lead = ((c >> (62 - l)) & mask) as u32;
+            let sig = ((c >> (62 - 2 * l)) & mask) as u32 + 1;
+            if lead + sig > B {
+                break Stop::Bad;
+            }
+            trail = B - sig - lead;
+            p += 2 + 2 * l as usize;
+        } else {
+            p += 2;
+        }
+        let sig = B - lead - trail; // 1..=B
+        let x = peek(w, p) >> (64 - sig);
+        p += sig as usize;
+        if p > total {
+            break Stop::Bad;
+        }
+        v ^= x << trail;
+    };
+    *st = St { p, v, lead, trail };
+    (n, stop)
+}
+
+/// Decode into `out` (appending at most `limit` values in all) with the word-based loop;
+/// on any malformation, fall back to the checked decoder for its exact error.
+fn decode_fast<const B: u32, T>(
+    buf: &[u8],
+    limit: usize,
+    end: u64,
+    out: &mut Vec<T>,
+    conv: impl Fn(u64) -> T + Copy,
+    slow: impl FnOnce(&[u8], usize, &mut Vec<T>) -> DResult<()>,
+) -> DResult<()> {
+    let total = buf.len() * 8;
+    if total < B as usize {
+        return slow(buf, limit, out);
+    }
+    let start = out.len();
+    let ok = with_be_words(buf, |w| {
+        let mut st = St {
+            p: B as usize,
+            v: peek(w, 0) >> (64 - B),
+            lead: 0,
+            trail: 0,
+        };
+        let mut left = limit.saturating_sub(start);
+        loop {
+            // Every value costs at least one bit: never reserve more than the stream allows.
+            let want = left.min(total.saturating_sub(st.p) + 1).clamp(1, 1 << 16);
+            let want = want.min(left);
+            out.reserve(want);
+            let at = out.len();
+            let dst = &mut out.spare_capacity_mut()[..want];
+            let (n, stop) = run::<B, T>(w, total, &mut st, end, dst, conv);
+            // SAFETY: `run` initialised the first `n` slots of the spare capacity.
+            unsafe { out.set_len(at + n) };
+            left -= n;
+            match stop {
+                Stop::End => return true,
+                Stop::Bad => return false,
+                Stop::Full if left == 0 => return false,
+                Stop::Full => {}
+            }
+        }
+    });
+    if ok {
+        return Ok(());
+    }
+    out.truncate(start);
+    slow(buf, limit, out)
+}
 
 /// Decode raw `B`-bit patterns until the END marker (or the end of the stream).
 fn decode_bits<const B: u32>(
@@ -71,12 +197,12 @@ fn decode_bits<const B: u32>(
     }
 }
 
-pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
+fn slow_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| {
         out.push(v as u32 as i32)
     })
 }
-pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+fn slow_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
     decode_bits::<64>(
         buf,
         limit.saturating_sub(out.len()),
@@ -84,17 +210,44 @@ pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
         |v| out.push(v as i64),
     )
 }
-pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+fn slow_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| {
         out.push(f32::from_bits(v as u32))
     })
 }
-pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
+fn slow_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
     decode_bits::<64>(
         buf,
         limit.saturating_sub(out.len()),
         0x7FF8_0000_0000_0000,
         |v| out.push(f64::from_bits(v)),
+    )
+}
+
+pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
+    decode_fast::<32, _>(buf, limit, 0x8000_0000, out, |v| v as u32 as i32, slow_i32)
+}
+pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+    decode_fast::<64, _>(buf, limit, 0x8000_0000_0000_0000, out, |v| v as i64, slow_i64)
+}
+pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+    decode_fast::<32, _>(
+        buf,
+        limit,
+        0x7FC0_0000,
+        out,
+        |v| f32::from_bits(v as u32),
+        slow_f32,
+    )
+}
+pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
+    decode_fast::<64, _>(
+        buf,
+        limit,
+        0x7FF8_0000_0000_0000,
+        out,
+        f64::from_bits,
+        slow_f64,
     )
 }
 

@@ -1,11 +1,15 @@
 //! TS_2DIFF: blocks of `[n:i32][w:i32][minDelta][first][n w-bit deltas, MSB-first]`.
 //! A whole block is unpacked at a time; `w == 0` blocks become an arithmetic progression.
 
-use super::{bits::unpack_msb, check_limit, derr, DResult};
+use super::{
+    bits::{peek, with_be_words},
+    check_limit, derr, DResult,
+};
 
 macro_rules! ts2diff {
     ($name:ident, $t:ty, $u:ty, $bytes:expr, $maxw:expr) => {
         pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
+            with_be_words(buf, |words| {
             let mut pos = 0usize;
             while pos < buf.len() {
                 let at = pos;
@@ -46,22 +50,32 @@ macro_rules! ts2diff {
                 let packed = packed as usize;
                 check_limit(out.len(), n + 1, limit, at)?;
                 out.reserve(n + 1);
-                out.push(first);
+                let at = out.len();
+                let dst = &mut out.spare_capacity_mut()[..n + 1];
+                dst[0].write(first);
                 let mut prev = first;
                 if w == 0 {
-                    for _ in 0..n {
+                    for d in dst[1..].iter_mut() {
                         prev = prev.wrapping_add(min_delta);
-                        out.push(prev);
+                        d.write(prev);
                     }
                 } else {
-                    unpack_msb(&buf[pos..pos + packed], w, n, |d| {
-                        prev = prev.wrapping_add(min_delta).wrapping_add(d as $u as $t);
-                        out.push(prev);
-                    });
+                    // Bit windows from the pre-swapped words (any width 1..=64).
+                    let shift = 64 - w;
+                    let mut bp = pos * 8;
+                    for d in dst[1..].iter_mut() {
+                        let x = (peek(words, bp) >> shift) as $u as $t;
+                        bp += w as usize;
+                        prev = prev.wrapping_add(min_delta).wrapping_add(x);
+                        d.write(prev);
+                    }
                 }
+                // SAFETY: all n + 1 reserved slots were written above.
+                unsafe { out.set_len(at + n + 1) };
                 pos += packed;
             }
             Ok(())
+            })
         }
     };
 }
