@@ -181,55 +181,41 @@ impl TsFileReader {
     }
 
     /// Byte ranges the query needs, coalesced, for prefetching.
-    #[allow(clippy::too_many_arguments)]
-    pub fn plan(
-        &self,
-        table: Option<String>,
-        devices: Vec<String>,
-        columns: Vec<String>,
-        start: Option<i64>,
-        end: Option<i64>,
-        tags: Vec<String>,
-        limit: Option<u32>,
-    ) -> Result<Vec<f64>, JsValue> {
-        let q = query(table, devices, columns, start, end, tags, limit);
-        self.file()?.plan(&self.cache, &q).map(ranges).map_err(js_error)
+    pub fn plan(&self, q: &TsQuery) -> Result<Vec<f64>, JsValue> {
+        self.file()?.plan(&self.cache, &q.0).map(ranges).map_err(js_error)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn read(
-        &self,
-        table: Option<String>,
-        devices: Vec<String>,
-        columns: Vec<String>,
-        start: Option<i64>,
-        end: Option<i64>,
-        tags: Vec<String>,
-        limit: Option<u32>,
-    ) -> Result<DecodedBatch, JsValue> {
-        let q = query(table, devices, columns, start, end, tags, limit);
-        self.file()?.read(&self.cache, &q).map(batch).map_err(js_error)
+    pub fn read(&self, q: &TsQuery) -> Result<DecodedBatch, JsValue> {
+        self.file()?.read(&self.cache, &q.0).map(batch).map_err(js_error)
     }
 }
 
-/// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`.
-fn query(
-    table: Option<String>,
-    devices: Vec<String>,
-    columns: Vec<String>,
-    start: Option<i64>,
-    end: Option<i64>,
-    tags: Vec<String>,
-    limit: Option<u32>,
-) -> Query {
-    Query {
-        table,
-        devices: (!devices.is_empty()).then_some(devices),
-        columns: (!columns.is_empty()).then_some(columns),
-        start,
-        end,
-        tags: tags.chunks_exact(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect(),
-        limit: limit.map(|l| l as usize),
+/// A TsFile query, built once in JS and passed to `plan` and `read`.
+#[wasm_bindgen]
+pub struct TsQuery(Query);
+
+#[wasm_bindgen]
+impl TsQuery {
+    /// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        table: Option<String>,
+        devices: Vec<String>,
+        columns: Vec<String>,
+        start: Option<i64>,
+        end: Option<i64>,
+        tags: Vec<String>,
+        limit: Option<u32>,
+    ) -> TsQuery {
+        TsQuery(Query {
+            table,
+            devices: (!devices.is_empty()).then_some(devices),
+            columns: (!columns.is_empty()).then_some(columns),
+            start,
+            end,
+            tags: tags.chunks_exact(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect(),
+            limit: limit.map(|l| l as usize),
+        })
     }
 }
 

@@ -63,8 +63,8 @@ interface Glue {
   tables(): string;
   devices(table?: string): string;
   timeseries(): string;
-  plan(...a: QueryArgs): Float64Array;
-  read(...a: QueryArgs): WasmBatchHandle;
+  plan(q: unknown): Float64Array;
+  read(q: unknown): WasmBatchHandle;
 }
 type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined];
 
@@ -132,13 +132,14 @@ export class TsFile extends FileReaderBase<Glue> {
   }
 
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
-    const a = args(q);
+    const query = new this.wasm.glue.TsQuery(...args(q));
     try {
-      if (!this.inMemory) await this.prefetch(await this.call(() => this.handle.plan(...a)));
-      const h = await this.call(() => this.handle.read(...a));
+      if (!this.inMemory) await this.prefetch(await this.call(() => this.handle.plan(query)));
+      const h = await this.call(() => this.handle.read(query));
       const unit = q.timeUnit;
       return this.batch(h, unit ? (d) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined);
     } finally {
+      query.free();
       this.release();
     }
   }

@@ -150,11 +150,17 @@ fn fill_be_words(buf: &[u8], w: &mut Vec<u64>) {
 }
 
 /// The 64 bits starting at bit `p` of a [`with_be_words`] buffer, MSB-first.
+///
+/// Callers keep `p` at most 64 bits past the data end (the buffer's two padding words
+/// cover that); the index is still checked, once, for memory safety.
 #[inline(always)]
 pub(crate) fn peek(w: &[u64], p: usize) -> u64 {
     let i = p >> 6;
     let s = (p & 63) as u32;
-    (w[i] << s) | ((w[i + 1] >> 1) >> (63 - s))
+    let Some(&[a, b]) = w.get(i..i + 2).map(|x| <&[u64; 2]>::try_from(x).unwrap()) else {
+        return 0;
+    };
+    (a << s) | ((b >> 1) >> (63 - s))
 }
 
 #[cfg(test)]
