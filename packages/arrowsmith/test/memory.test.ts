@@ -1,0 +1,37 @@
+// Wasm memory never shrinks, so a leak shows as growth: after a warm-up, thousands of
+// open/read/close cycles of each file reader must not grow it.
+import { describe, expect, it } from 'vitest';
+import { instantiateVariant } from '../src/bench-file.js';
+import { Hdf5File } from '../src/hdf5.js';
+import { TsFile } from '../src/tsfile.js';
+import { fixturePairs } from './fixtures.js';
+
+describe('memory stays flat across calls', () => {
+  const w = instantiateVariant('simd');
+
+  it('TsFile: 2,000 open + read + close cycles', { timeout: 120_000 }, async () => {
+    const { data, json } = fixturePairs('tsfile', '.tsfile').find((f) => f.name === 'cpp_gorilla_lz4.tsfile')!;
+    const cycle = async () => {
+      const f = await TsFile.openWith(w, data);
+      expect((await f.read({ table: json.table })).numRows).toBeGreaterThan(0);
+      f.close();
+    };
+    for (let i = 0; i < 50; i++) await cycle();
+    const before = w.memory.buffer.byteLength;
+    for (let i = 0; i < 2000; i++) await cycle();
+    expect(w.memory.buffer.byteLength).toBe(before);
+  });
+
+  it('HDF5: 2,000 open + read + close cycles', { timeout: 120_000 }, async () => {
+    const { data } = fixturePairs('hdf5', '.h5').find((f) => f.name === 'vl_latest.h5')!;
+    const cycle = async () => {
+      const f = await Hdf5File.openWith(w, data);
+      expect((await f.read('/vlstr_utf8')).numRows).toBe(8);
+      f.close();
+    };
+    for (let i = 0; i < 50; i++) await cycle();
+    const before = w.memory.buffer.byteLength;
+    for (let i = 0; i < 2000; i++) await cycle();
+    expect(w.memory.buffer.byteLength).toBe(before);
+  });
+});
