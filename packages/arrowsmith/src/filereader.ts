@@ -15,6 +15,9 @@ export interface WasmFileReader extends SupplyTarget {
   free(): void;
 }
 
+/** Handles that hold their whole file (set by prepare). */
+const wholeSupplied = new WeakSet<object>();
+
 /** Ranges closer than this are fetched as one request. */
 const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
@@ -31,17 +34,22 @@ export class FileReaderBase<R extends WasmFileReader> {
     wasm: Loaded,
     source: FileSource,
     make: (w: Loaded, size: number) => R,
+    /** Copy a whole in-memory file into wasm up front (when planning a read costs more than the copy). */
+    supplyWhole: boolean,
   ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
     const reader = await toRangeReader(source);
     const handle = make(wasm, reader.size);
     const whole = wholeBytes(reader);
-    if (whole) handle.supply(0, whole);
+    if (whole && supplyWhole) {
+      handle.supply(0, whole);
+      wholeSupplied.add(handle);
+    }
     return { wasm, reader, handle };
   }
 
-  /** True when the whole file is in wasm memory (no range requests, nothing to evict). */
+  /** True when the whole file is in wasm memory (no planning, nothing to fetch or evict). */
   protected get inMemory(): boolean {
-    return wholeBytes(this.reader) !== undefined;
+    return wholeSupplied.has(this.handle);
   }
 
   /** Run a reader call, answering its byte requests. */
@@ -86,7 +94,7 @@ export class FileReaderBase<R extends WasmFileReader> {
     return parts;
   }
 
-  /** After a read from a Blob/URL: drop the fetched data bytes so memory stays bounded. */
+  /** After a read that fetched ranges: drop them so memory stays bounded. */
   protected release(): void {
     if (!this.inMemory) {
       this.handle.clearCache();

@@ -58,7 +58,8 @@ export class Hdf5File extends FileReaderBase<Glue> {
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
   static async openWith(wasm: Loaded, source: FileSource): Promise<Hdf5File> {
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
+    // HDF5 plans by a dry-run read, which costs more than copying an in-memory file once.
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, true);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
     await f.call(() => p.handle.open());
     return f;

@@ -75,6 +75,9 @@ function args(q: TsFileQuery): QueryArgs {
   return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), Object.entries(q.tags ?? {}).flat(), q.limit];
 }
 
+/** Bytes read from the end of the file at open. */
+const TAIL_PREFETCH = 64 * 1024;
+
 export class TsFile extends FileReaderBase<Glue> {
   #version = 0;
 
@@ -89,8 +92,15 @@ export class TsFile extends FileReaderBase<Glue> {
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
   static async openWith(wasm: Loaded, source: FileSource): Promise<TsFile> {
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue);
+    // TsFile plans from its index alone, so even an in-memory file is handed over range by
+    // range: a one-device query copies that device's chunks into wasm, not the whole file.
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, false);
     const f = new TsFile(p.wasm, p.reader, p.handle);
+    // The head magic and the tail (footer, metadata, usually the index) in one go, instead
+    // of discovering them one missing range at a time.
+    const size = p.reader.size;
+    const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
+    await f.prefetch([0, Math.min(size, 4096), Math.max(0, size - tail), size]);
     f.#version = await f.call(() => p.handle.open());
     return f;
   }
