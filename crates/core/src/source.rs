@@ -86,19 +86,29 @@ impl RangeCache {
             self.segments.insert(offset, bytes);
             return;
         }
-        for s in &touching {
-            let seg = &self.segments[s];
+        // Pieces in start order (the new bytes among them); overlapping bytes are the same
+        // file bytes, so each piece only contributes what lies past the merged end so far.
+        // Built without zero-filling: this runs on every supplied range.
+        let mut pieces: Vec<(u64, Vec<u8>)> = touching.iter().map(|s| (*s, self.segments.remove(s).unwrap())).collect();
+        pieces.push((offset, bytes));
+        pieces.sort_by_key(|(s, _)| *s);
+        for (s, seg) in &pieces {
             start = start.min(*s);
             end = end.max(*s + seg.len() as u64);
         }
-        let mut merged = vec![0u8; (end - start) as usize];
-        for s in touching {
-            let seg = self.segments.remove(&s).unwrap();
-            let at = (s - start) as usize;
-            merged[at..at + seg.len()].copy_from_slice(&seg);
+        let mut merged: Vec<u8> = Vec::with_capacity((end - start) as usize);
+        for (s, seg) in pieces {
+            let have = start + merged.len() as u64;
+            let skip = have.saturating_sub(s) as usize;
+            if skip < seg.len() {
+                if merged.is_empty() && skip == 0 {
+                    merged = seg; // reuse the first piece's allocation when it can grow
+                    merged.reserve((end - start) as usize - merged.len());
+                } else {
+                    merged.extend_from_slice(&seg[skip..]);
+                }
+            }
         }
-        let at = (offset - start) as usize;
-        merged[at..at + bytes.len()].copy_from_slice(&bytes);
         self.segments.insert(start, merged);
     }
 
@@ -151,5 +161,18 @@ mod tests {
         assert_eq!(&got[6..15], &[1; 9]);
         assert_eq!(&got[15..], &[2; 5]);
         assert_eq!(c.read(Format::TsFile, 99, 2).unwrap_err().code, ErrorCode::Truncated);
+    }
+
+    #[test]
+    fn cache_merges_overlaps_from_both_sides() {
+        let file: Vec<u8> = (0..100u8).collect();
+        let mut c = RangeCache::new(100);
+        for (a, b) in [(10, 20), (30, 40), (15, 35), (5, 12), (38, 60), (60, 61), (0, 1)] {
+            c.insert(a, file[a as usize..b].to_vec());
+        }
+        assert_eq!(c.segments.len(), 2);
+        assert_eq!(c.read(Format::TsFile, 5, 56).unwrap(), &file[5..61]);
+        assert_eq!(c.read(Format::TsFile, 0, 1).unwrap(), &file[0..1]);
+        assert_eq!(c.read(Format::TsFile, 0, 2).unwrap_err().code, ErrorCode::NeedBytes);
     }
 }

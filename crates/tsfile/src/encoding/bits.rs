@@ -211,11 +211,22 @@ mod tests {
                     let mut r = BitReader::new(d);
                     r.pos = p;
                     let n = ((len * 8 - p) as u32).min(64);
-                    let want = if n == 0 { 0 } else { r.bits(n).unwrap() << (64 - n) };
+                    let want = if n == 0 {
+                        0
+                    } else {
+                        r.bits(n).unwrap() << (64 - n)
+                    };
                     let got = peek(w, p);
-                    let got = if n == 0 { 0 } else { got >> (64 - n) << (64 - n) };
+                    let got = if n == 0 {
+                        0
+                    } else {
+                        got >> (64 - n) << (64 - n)
+                    };
                     assert_eq!(got, want, "len {len} pos {p}");
-                    assert_eq!(peek(w, p) & (u64::MAX >> n.min(63)) & if n == 64 { 0 } else { u64::MAX }, 0);
+                    assert_eq!(
+                        peek(w, p) & (u64::MAX >> n.min(63)) & if n == 64 { 0 } else { u64::MAX },
+                        0
+                    );
                 }
             });
         }

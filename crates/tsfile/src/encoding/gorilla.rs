@@ -56,20 +56,26 @@ fn run<const B: u32, T>(
             }
             continue;
         }
-        if (c >> 62) & 1 == 1 {
+        let hdr = if (c >> 62) & 1 == 1 {
             lead = ((c >> (62 - l)) & mask) as u32;
             let sig = ((c >> (62 - 2 * l)) & mask) as u32 + 1;
             if lead + sig > B {
                 break Stop::Bad;
             }
             trail = B - sig - lead;
-            p += 2 + 2 * l as usize;
+            2 + 2 * l
         } else {
-            p += 2;
-        }
-        let sig = B - lead - trail; // 1..=B
-        let x = peek(w, p) >> (64 - sig);
-        p += sig as usize;
+            2
+        };
+        // 1..=B value bits, usually in the same 64-bit window as the control bits
+        // (always for 32-bit values: 12 + 32 <= 64).
+        let sig = B - lead - trail;
+        let x = if hdr + sig <= 64 {
+            (c << hdr) >> (64 - sig)
+        } else {
+            peek(w, p + hdr as usize) >> (64 - sig)
+        };
+        p += (hdr + sig) as usize;
         if p > total {
             break Stop::Bad;
         }
@@ -228,7 +234,14 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     decode_fast::<32, _>(buf, limit, 0x8000_0000, out, |v| v as u32 as i32, slow_i32)
 }
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    decode_fast::<64, _>(buf, limit, 0x8000_0000_0000_0000, out, |v| v as i64, slow_i64)
+    decode_fast::<64, _>(
+        buf,
+        limit,
+        0x8000_0000_0000_0000,
+        out,
+        |v| v as i64,
+        slow_i64,
+    )
 }
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     decode_fast::<32, _>(

@@ -13,30 +13,39 @@ pub fn decode_bool(buf: &[u8], limit: usize, out: &mut Vec<bool>) -> DResult<()>
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     let mut pos = 0;
     // Every value takes at least one byte: reserve once.
-    out.reserve(buf.len().min(limit.saturating_sub(out.len())));
+    let room = buf.len().min(limit.saturating_sub(out.len()));
+    out.reserve(room);
     let n = buf.len();
-    while pos < n {
-        if out.len() >= limit {
-            return Err(super::limit_err(pos, limit));
-        }
-        // Fastest path: 8 bytes available, decode branch-free from one little-endian
-        // load (native in wasm): the first byte without its high bit ends the varint.
-        if n - pos >= 8 {
+    // Fastest path, while 8 bytes remain: decode branch-free from one little-endian load
+    // (native in wasm) straight into the reserved space; the first byte without its high
+    // bit ends the varint. Over-long varints and the tail go to the loop below.
+    {
+        let at = out.len();
+        let dst = &mut out.spare_capacity_mut()[..room];
+        let mut k = 0;
+        while k < dst.len() && n - pos >= 8 {
             let x = u64::from_le_bytes(buf[pos..pos + 8].try_into().unwrap());
             let stops = !x & 0x8080_8080_8080_8080;
             let len = (stops.trailing_zeros() / 8 + 1) as usize; // 1..=9 (9: no stop)
-            if len <= 5 {
-                let k = x & 0x7f7f_7f7f_7f;
-                let k = k & (u64::MAX >> (64 - 8 * len));
-                let u = (k & 0x7f)
-                    | ((k >> 1) & (0x7f << 7))
-                    | ((k >> 2) & (0x7f << 14))
-                    | ((k >> 3) & (0x7f << 21))
-                    | ((k >> 4) & (0x7f << 28));
-                pos += len;
-                out.push(unzigzag32(u as u32));
-                continue;
+            if len > 5 {
+                break;
             }
+            let k7 = x & 0x007f_7f7f_7f7f & (u64::MAX >> (64 - 8 * len));
+            let u = (k7 & 0x7f)
+                | ((k7 >> 1) & (0x7f << 7))
+                | ((k7 >> 2) & (0x7f << 14))
+                | ((k7 >> 3) & (0x7f << 21))
+                | ((k7 >> 4) & (0x7f << 28));
+            dst[k].write(unzigzag32(u as u32));
+            k += 1;
+            pos += len;
+        }
+        // SAFETY: the first k reserved slots were written above.
+        unsafe { out.set_len(at + k) };
+    }
+    while pos < n {
+        if out.len() >= limit {
+            return Err(super::limit_err(pos, limit));
         }
         // Fast path: up to 5 bytes available, decode without per-byte bounds checks.
         if n - pos >= 5 {
@@ -147,6 +156,11 @@ mod tests {
         assert_eq!((o, d), (vec![0, 2, 2], b"hi".to_vec()));
         assert!(decode_i32(&[0x80], 10, &mut v).is_err());
         assert!(decode_i32(&[2, 2, 2], 1, &mut vec![]).is_err());
+        let e = decode_i32(&[2; 20], 10, &mut vec![]).unwrap_err();
+        assert_eq!(e.pos, 10);
+        let mut v = vec![];
+        decode_i32(&[2; 20], 20, &mut v).unwrap();
+        assert_eq!(v, vec![1; 20]);
         // The 8-byte path agrees with the general reader for every length and value.
         let mut x: u64 = 99;
         for round in 0..2000u32 {
@@ -178,7 +192,12 @@ mod tests {
         decode_i32(&[0xff, 0xff, 0xff, 0xff, 0x7f, 2, 2, 2, 2], 100, &mut got).unwrap();
         assert_eq!(got, vec![unzigzag32(u32::MAX), 1, 1, 1, 1]);
         let mut got = vec![];
-        decode_i32(&[0x82, 0x80, 0x80, 0x80, 0x80, 0x00, 2, 2, 2, 2], 100, &mut got).unwrap();
+        decode_i32(
+            &[0x82, 0x80, 0x80, 0x80, 0x80, 0x00, 2, 2, 2, 2],
+            100,
+            &mut got,
+        )
+        .unwrap();
         assert_eq!(got, vec![1, 1, 1, 1, 1]);
     }
 }

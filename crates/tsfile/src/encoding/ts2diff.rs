@@ -10,71 +10,71 @@ macro_rules! ts2diff {
     ($name:ident, $t:ty, $u:ty, $bytes:expr, $maxw:expr) => {
         pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
             with_be_words(buf, |words| {
-            let mut pos = 0usize;
-            while pos < buf.len() {
-                let at = pos;
-                let hdr = 8 + 2 * $bytes;
-                if buf.len() - pos < hdr {
-                    return Err(derr(
-                        at,
-                        format!(
-                            "TS_2DIFF block header needs {hdr} bytes, {} left",
-                            buf.len() - pos
-                        ),
-                    ));
-                }
-                let n = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
-                let w = i32::from_be_bytes(buf[pos + 4..pos + 8].try_into().unwrap());
-                let min_delta =
-                    <$t>::from_be_bytes(buf[pos + 8..pos + 8 + $bytes].try_into().unwrap());
-                let first =
-                    <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
-                pos += hdr;
-                if n < 0 || w < 0 || w > $maxw {
-                    return Err(derr(
-                        at,
-                        format!("TS_2DIFF block with {n} deltas of width {w}"),
-                    ));
-                }
-                let (n, w) = (n as usize, w as u32);
-                let packed = (n as u64 * w as u64).div_ceil(8);
-                if ((buf.len() - pos) as u64) < packed {
-                    return Err(derr(
-                        pos,
-                        format!(
-                            "TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left",
-                            buf.len() - pos
-                        ),
-                    ));
-                }
-                let packed = packed as usize;
-                check_limit(out.len(), n + 1, limit, at)?;
-                out.reserve(n + 1);
-                let at = out.len();
-                let dst = &mut out.spare_capacity_mut()[..n + 1];
-                dst[0].write(first);
-                let mut prev = first;
-                if w == 0 {
-                    for d in dst[1..].iter_mut() {
-                        prev = prev.wrapping_add(min_delta);
-                        d.write(prev);
+                let mut pos = 0usize;
+                while pos < buf.len() {
+                    let at = pos;
+                    let hdr = 8 + 2 * $bytes;
+                    if buf.len() - pos < hdr {
+                        return Err(derr(
+                            at,
+                            format!(
+                                "TS_2DIFF block header needs {hdr} bytes, {} left",
+                                buf.len() - pos
+                            ),
+                        ));
                     }
-                } else {
-                    // Bit windows from the pre-swapped words (any width 1..=64).
-                    let shift = 64 - w;
-                    let mut bp = pos * 8;
-                    for d in dst[1..].iter_mut() {
-                        let x = (peek(words, bp) >> shift) as $u as $t;
-                        bp += w as usize;
-                        prev = prev.wrapping_add(min_delta).wrapping_add(x);
-                        d.write(prev);
+                    let n = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
+                    let w = i32::from_be_bytes(buf[pos + 4..pos + 8].try_into().unwrap());
+                    let min_delta =
+                        <$t>::from_be_bytes(buf[pos + 8..pos + 8 + $bytes].try_into().unwrap());
+                    let first =
+                        <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
+                    pos += hdr;
+                    if n < 0 || w < 0 || w > $maxw {
+                        return Err(derr(
+                            at,
+                            format!("TS_2DIFF block with {n} deltas of width {w}"),
+                        ));
                     }
+                    let (n, w) = (n as usize, w as u32);
+                    let packed = (n as u64 * w as u64).div_ceil(8);
+                    if ((buf.len() - pos) as u64) < packed {
+                        return Err(derr(
+                            pos,
+                            format!(
+                                "TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left",
+                                buf.len() - pos
+                            ),
+                        ));
+                    }
+                    let packed = packed as usize;
+                    check_limit(out.len(), n + 1, limit, at)?;
+                    out.reserve(n + 1);
+                    let at = out.len();
+                    let dst = &mut out.spare_capacity_mut()[..n + 1];
+                    dst[0].write(first);
+                    let mut prev = first;
+                    if w == 0 {
+                        for d in dst[1..].iter_mut() {
+                            prev = prev.wrapping_add(min_delta);
+                            d.write(prev);
+                        }
+                    } else {
+                        // Bit windows from the pre-swapped words (any width 1..=64).
+                        let shift = 64 - w;
+                        let mut bp = pos * 8;
+                        for d in dst[1..].iter_mut() {
+                            let x = (peek(words, bp) >> shift) as $u as $t;
+                            bp += w as usize;
+                            prev = prev.wrapping_add(min_delta).wrapping_add(x);
+                            d.write(prev);
+                        }
+                    }
+                    // SAFETY: all n + 1 reserved slots were written above.
+                    unsafe { out.set_len(at + n + 1) };
+                    pos += packed;
                 }
-                // SAFETY: all n + 1 reserved slots were written above.
-                unsafe { out.set_len(at + n + 1) };
-                pos += packed;
-            }
-            Ok(())
+                Ok(())
             })
         }
     };
@@ -147,6 +147,28 @@ pub(crate) mod tests {
             let mut v = vec![];
             decode_i64(&enc, 10_000, &mut v).unwrap();
             assert_eq!(v, vals);
+        }
+    }
+
+    #[test]
+    fn round_trip_narrow_widths() {
+        // Every delta width 1..=33 (the two-per-window path and its odd tail).
+        let mut x: u64 = 777;
+        for k in 1..=33u32 {
+            let mut vals = vec![-5i64];
+            for _ in 0..300 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let d = ((x >> 11) & ((1u64 << k) - 1)) as i64 - 3;
+                vals.push(vals.last().unwrap().wrapping_add(d));
+            }
+            for bs in [1, 2, 7, 128, 129] {
+                let enc = encode_i64(&vals, bs);
+                let mut v = vec![];
+                decode_i64(&enc, 10_000, &mut v).unwrap();
+                assert_eq!(v, vals, "width {k} block {bs}");
+            }
         }
     }
 
