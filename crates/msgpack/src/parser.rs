@@ -10,7 +10,7 @@ type Result<T = ()> = std::result::Result<T, DecodeError>;
 /// Fast-path attempts that consumed fewer values than this count as misses.
 const RUN_MIN: usize = 4;
 const BACKOFF_MIN: usize = 8;
-const BACKOFF_MAX: usize = 256;
+const BACKOFF_MAX: usize = 4096;
 
 pub(crate) struct Parser<'a> {
     buf: &'a [u8],
