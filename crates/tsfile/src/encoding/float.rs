@@ -65,6 +65,25 @@ fn header(buf: &[u8]) -> DResult<Header<'_>> {
     }
 }
 
+/// Checks the page's declared count against the decoded stream; returns the decimal
+/// divisor `10^mpn` (1 when the values are not scaled).
+fn divisor(h: &Header, decoded: usize, kind: &str) -> DResult<f64> {
+    if h.count != usize::MAX && decoded < h.count {
+        return Err(derr(
+            h.body,
+            format!(
+                "{kind} page declares {} values, stream holds {decoded}",
+                h.count
+            ),
+        ));
+    }
+    Ok(if h.mpn == 0 {
+        1.0
+    } else {
+        10f64.powi(h.mpn.min(400) as i32)
+    })
+}
+
 #[inline]
 fn bit(bm: &[u8], p: usize) -> bool {
     bm.get(p / 8).is_some_and(|b| b >> (p % 8) & 1 == 1)
@@ -80,21 +99,7 @@ pub fn decode_f32(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f32>) -
         ts2diff::decode_i32(body, limit, &mut ints)
     };
     r.map_err(|e| derr(e.pos + h.body, e.msg))?;
-    if h.count != usize::MAX && ints.len() < h.count {
-        return Err(derr(
-            h.body,
-            format!(
-                "float page declares {} values, stream holds {}",
-                h.count,
-                ints.len()
-            ),
-        ));
-    }
-    let div = if h.mpn == 0 {
-        1.0f64
-    } else {
-        10f64.powi(h.mpn.min(400) as i32)
-    };
+    let div = divisor(&h, ints.len(), "float")?;
     out.reserve(ints.len());
     for (p, &i) in ints.iter().enumerate() {
         let v = if h.raw.is_some_and(|r| bit(r, p)) {
@@ -120,21 +125,7 @@ pub fn decode_f64(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f64>) -
         ts2diff::decode_i64(body, limit, &mut ints)
     };
     r.map_err(|e| derr(e.pos + h.body, e.msg))?;
-    if h.count != usize::MAX && ints.len() < h.count {
-        return Err(derr(
-            h.body,
-            format!(
-                "double page declares {} values, stream holds {}",
-                h.count,
-                ints.len()
-            ),
-        ));
-    }
-    let div = if h.mpn == 0 {
-        1.0f64
-    } else {
-        10f64.powi(h.mpn.min(400) as i32)
-    };
+    let div = divisor(&h, ints.len(), "double")?;
     out.reserve(ints.len());
     for (p, &i) in ints.iter().enumerate() {
         let v = if h.raw.is_some_and(|r| bit(r, p)) {

@@ -46,6 +46,18 @@ fire_block!(fire32, i32, i64, 2, 8, false);
 fire_block!(fire64, i64, i64, 3, 16, false);
 fire_block!(fire64_wide, i64, i128, 3, 16, true);
 
+/// The last, partial block: `k` values decoded by the tail encoding.
+fn push_tail<T: Copy>(out: &mut Vec<T>, tail: &[T], k: usize, at: usize) -> DResult<()> {
+    if tail.len() < k {
+        return Err(derr(
+            at,
+            format!("SPRINTZ tail declares {k} values, holds {}", tail.len()),
+        ));
+    }
+    out.extend_from_slice(&tail[..k]);
+    Ok(())
+}
+
 fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResult<()> {
     let mut pos = 0;
     while pos < buf.len() {
@@ -67,13 +79,7 @@ fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResul
                 pos += rle::decode_one_i32(&buf[pos..], usize::MAX, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
             }
-            if tail.len() < k {
-                return Err(derr(
-                    at,
-                    format!("SPRINTZ tail declares {k} values, holds {}", tail.len()),
-                ));
-            }
-            out.extend_from_slice(&tail[..k]);
+            push_tail(out, &tail, k, at)?;
             continue;
         }
         let bw = h as usize;
@@ -130,13 +136,7 @@ fn blocks64(buf: &[u8], limit: usize, out: &mut Vec<i64>, float: bool, cpp: bool
                 pos += rle::decode_one_i64(&buf[pos..], usize::MAX, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
             }
-            if tail.len() < k {
-                return Err(derr(
-                    at,
-                    format!("SPRINTZ tail declares {k} values, holds {}", tail.len()),
-                ));
-            }
-            out.extend_from_slice(&tail[..k]);
+            push_tail(out, &tail, k, at)?;
             continue;
         }
         let bw = h as usize;
