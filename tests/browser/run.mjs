@@ -26,8 +26,13 @@ const report = (ok, name, detail = '') => {
 };
 
 const MIME = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
-function serveDir(dir) {
+function serveDir(dir, { isolated = false } = {}) {
   const server = createServer((req, res) => {
+    // Cross-origin isolation (SharedArrayBuffer) for the pages that test it.
+    if (isolated) {
+      res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+      res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
+    }
     let path = join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
     if (path.endsWith('/')) path = join(path, 'index.html');
     try {
@@ -62,7 +67,7 @@ async function pageResults(url, name) {
 try {
   // 1. The suite against the browser entry.
   {
-    console.log('MessagePack suite in Chromium');
+    console.log('MessagePack suite and worker pool in Chromium');
     const dir = join(outDir, 'suite');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'fixtures'), { recursive: true });
@@ -71,15 +76,26 @@ try {
       bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'suite.js'), logLevel: 'warning',
       conditions: ['browser', 'import', 'default'],
     });
+    // The pool's worker script, bundled as an app would ship it.
+    await build({
+      entryPoints: [join(root, 'packages/arrowsmith/src/pool/worker-browser.ts')],
+      bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'pool-worker.js'), logLevel: 'warning',
+    });
     cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });
     const fixtures = readdirSync(join(root, 'fixtures/msgpack')).filter((f) => f.endsWith('.msgpack'));
     for (const f of fixtures) cpSync(join(root, 'fixtures/msgpack', f), join(dir, 'fixtures', f));
+    cpSync(join(root, 'fixtures/tsfile/cpp_many_devices_ts2diff.tsfile'), join(dir, 'fixtures/many_devices.tsfile'));
+    cpSync(join(root, 'fixtures/hdf5/vl_latest.h5'), join(dir, 'fixtures/vl_latest.h5'));
     writeFileSync(join(dir, 'fixtures/index.json'), JSON.stringify(fixtures));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
-    const server = await serveDir(dir);
-    await pageResults(`${urlOf(server)}?simd=1`, 'simd');
-    await pageResults(`${urlOf(server)}?simd=0`, 'scalar');
-    server.close();
+    // SIMD on a cross-origin isolated page (pool output in shared memory), scalar on a
+    // plain page (pool output as transferred batches).
+    const isolated = await serveDir(dir, { isolated: true });
+    const plain = await serveDir(dir);
+    await pageResults(`${urlOf(isolated)}?simd=1`, 'simd, isolated');
+    await pageResults(`${urlOf(plain)}?simd=0`, 'scalar, not isolated');
+    isolated.close();
+    plain.close();
   }
 
   // 2. The packed tarball in a fresh project.

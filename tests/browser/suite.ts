@@ -1,8 +1,8 @@
 // The browser half of the MessagePack suite: the same corpora and the same comparison
 // (compare.ts) as the Node tests, run in headless Chromium against the browser entry.
-import { init, decodeMsgpack, decodeMsgpackStream, simdActive, DecodeError } from 'arrowsmith';
-import { tableFromIPC, tableToIPC } from 'apache-arrow';
-import { reference, referenceMulti, tableMismatches } from '../../packages/arrowsmith/test/compare.js';
+import { init, createPool, decodeMsgpack, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
+import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
 
 interface Result { name: string; ok: boolean; detail?: string }
 const results: Result[] = [];
@@ -36,6 +36,60 @@ async function run() {
     check('malformed input → DecodeError', ['no error thrown']);
   } catch (e) {
     check('malformed input → DecodeError', e instanceof DecodeError && e.offset === 2 ? [] : [String(e)]);
+  }
+  await poolSuite(files);
+}
+
+/** Where two tables differ (schema, row count, first differing values). */
+function tableDiff(a: Table, b: Table): string[] {
+  const out: string[] = [];
+  if (String(a.schema.fields) !== String(b.schema.fields)) out.push(`schema ${b.schema.fields} != ${a.schema.fields}`);
+  if (a.numRows !== b.numRows) out.push(`${b.numRows} rows != ${a.numRows}`);
+  const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? [...x] : x));
+  for (let c = 0; c < a.numCols && out.length < 3; c++) {
+    for (let i = 0; i < a.numRows; i++) {
+      const [x, y] = [valueAt(a.getChildAt(c)!, i), valueAt(b.getChildAt(c)!, i)];
+      if (j(x) !== j(y)) {
+        out.push(`${a.schema.fields[c]!.name}[${i}]: ${j(y)} != ${j(x)}`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** The worker pool in this browser: Web Workers, shared memory when cross-origin isolated. */
+async function poolSuite(files: string[]) {
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href) });
+  try {
+    const isolated = globalThis.crossOriginIsolated === true;
+    check(`pool output: ${isolated ? 'SharedArrayBuffers (cross-origin isolated)' : 'transferred batches (not isolated)'}`, pool.sharedMemory === isolated ? [] : [`sharedMemory=${pool.sharedMemory}`]);
+    for (const f of files) {
+      const bytes = new Uint8Array(await (await fetch(`fixtures/${f}`)).arrayBuffer());
+      const rows = f.includes('stream') ? referenceMulti(bytes) : (reference(bytes) as unknown[]);
+      try {
+        check(`pool: ${f} matches @msgpack/msgpack`, tableMismatches(await decodeMsgpack(bytes, { pool }), rows));
+      } catch (e) {
+        check(`pool: ${f} matches @msgpack/msgpack`, [String(e)]);
+      }
+    }
+    const ts = new Uint8Array(await (await fetch('fixtures/many_devices.tsfile')).arrayBuffer());
+    const one = await (await openTsFile(ts)).read();
+    check('pool: TsFile from bytes equals one thread', tableDiff(one, await (await openTsFile(ts, { pool })).read()));
+    check('pool: TsFile from a Blob equals one thread', tableDiff(one, await (await openTsFile(new Blob([ts]), { pool })).read()));
+    const h5 = new Uint8Array(await (await fetch('fixtures/vl_latest.h5')).arrayBuffer());
+    const plain = await openHdf5(h5);
+    const par = await openHdf5(h5, { pool });
+    const problems: string[] = [];
+    for (const e of await plain.list('/')) {
+      if (e.kind !== 'dataset' || !(e.shape[0]! > 1)) continue;
+      problems.push(...tableDiff(await plain.read('/' + e.name), await par.read('/' + e.name)).map((p) => `${e.name}: ${p}`));
+    }
+    check('pool: HDF5 VL datasets equal one thread', problems);
+    const aborted = await decodeMsgpack(new Uint8Array([0x92, 1, 2]), { pool, signal: AbortSignal.abort() }).then(() => 'resolved', (e) => (e as Error).name);
+    check('pool: an aborted signal rejects with AbortError', aborted === 'AbortError' ? [] : [aborted]);
+  } finally {
+    pool.close();
   }
 }
 

@@ -8,12 +8,14 @@
 mod builder;
 pub mod kernels;
 mod parser;
+mod split;
 mod stream;
 
 use arrowsmith_core::{Batch, DecodeError, ErrorCode, Field};
 
 use builder::{Builder, Data};
 use parser::{err, tag_kind, Parser};
+pub use split::{decode_piece, split, Piece, Split};
 pub use stream::StreamDecoder;
 
 /// How top-level values become rows.

@@ -50,7 +50,7 @@ pub struct StreamDecoder {
 
 /// Header length, values it adds, payload bytes: `None` if the header is incomplete.
 #[inline]
-fn header(t: u8, rest: &[u8]) -> Option<(usize, u64, u64)> {
+pub(crate) fn header(t: u8, rest: &[u8]) -> Option<(usize, u64, u64)> {
     let be = |n: usize| -> Option<u64> {
         let s = rest.get(1..1 + n)?;
         Some(s.iter().fold(0u64, |a, &b| a << 8 | b as u64))

@@ -299,6 +299,20 @@ impl TsFile {
         Ok(out)
     }
 
+    /// One device's time span (earliest start, latest end, most rows of any series),
+    /// from its index entries alone: what a reader needs to cut the device's rows into
+    /// parallel time slices without listing every series of the file.
+    pub fn device_span(&self, src: &dyn ByteSource, path: &str) -> Result<Option<(i64, i64, u64)>> {
+        let Some(d) = self.devices.iter().find(|d| d.id.path() == path) else {
+            return Ok(None);
+        };
+        let series = self.device_series(src, d)?;
+        Ok(series.iter().filter(|s| s.stats.count > 0).fold(None, |acc, s| {
+            let (a, b, n) = acc.unwrap_or((i64::MAX, i64::MIN, 0));
+            Some((a.min(s.stats.start), b.max(s.stats.end), n.max(s.stats.count)))
+        }))
+    }
+
     /// All TimeseriesMetadata of one device, sorted by name as in the file.
     pub(crate) fn device_series(
         &self,

@@ -85,6 +85,21 @@ pub fn decode_msgpack(bytes: &[u8], layout: u8, fast_path: bool, max_depth: u32)
     msgpack::decode(bytes, &msgpack_options(layout, fast_path, max_depth)).map(batch).map_err(js_error)
 }
 
+/// Cut an input into at most `parts` pieces at row boundaries (for a worker pool):
+/// `[inArray, start0, end0, rows0, start1, ...]`.
+#[wasm_bindgen(js_name = msgpackSplit)]
+pub fn msgpack_split(bytes: &[u8], layout: u8, parts: u32, max_depth: u32) -> Result<Vec<f64>, JsValue> {
+    let s = msgpack::split(bytes, parts as usize, &msgpack_options(layout, true, max_depth)).map_err(js_error)?;
+    let pieces = s.pieces.iter().flat_map(|p| [p.start as f64, p.end as f64, p.rows as f64]);
+    Ok(std::iter::once(f64::from(u8::from(s.in_array))).chain(pieces).collect())
+}
+
+/// Decode one piece of a split; `base` is where it starts in the whole input.
+#[wasm_bindgen(js_name = decodeMsgpackPiece)]
+pub fn decode_msgpack_piece(bytes: &[u8], base: f64, in_array: bool, fast_path: bool, max_depth: u32) -> Result<DecodedBatch, JsValue> {
+    msgpack::decode_piece(bytes, base as u64, in_array, &msgpack_options(0, fast_path, max_depth)).map(batch).map_err(js_error)
+}
+
 /// Incremental MessagePack decoding: push chunks as they arrive, take batches of rows.
 #[wasm_bindgen]
 pub struct MsgpackStream {
@@ -178,6 +193,13 @@ impl TsFileReader {
     pub fn timeseries(&self) -> Result<String, JsValue> {
         let f = self.file()?;
         f.timeseries(&self.cache).map(|t| json::timeseries(&t)).map_err(js_error)
+    }
+
+    /// `[start, end, rows]` of one device (empty when unknown or without data).
+    #[wasm_bindgen(js_name = deviceSpan)]
+    pub fn device_span(&self, path: &str) -> Result<Vec<i64>, JsValue> {
+        let span = self.file()?.device_span(&self.cache, path).map_err(js_error)?;
+        Ok(span.map_or_else(Vec::new, |(a, b, n)| vec![a, b, n as i64]))
     }
 
     /// Byte ranges the query needs, coalesced, for prefetching.

@@ -96,12 +96,12 @@ function arrowType(c: ColumnDesc): DataType {
   }
 }
 
-function arrowField(f: FieldDesc): Field {
+export function arrowField(f: FieldDesc): Field {
   return new Field(f.name, arrowType(f.col), f.nullable);
 }
 
 /** Typed view over an owned byte copy, matching the Arrow type's value array. */
-function typed(type: string, b: Uint8Array): ArrayBufferView {
+export function typed(type: string, b: Uint8Array): ArrayBufferView {
   const { buffer, byteOffset, byteLength } = b;
   switch (type) {
     case 'int8': return new Int8Array(buffer, byteOffset, byteLength);
@@ -121,7 +121,7 @@ function i32(b: Uint8Array): Int32Array {
   return new Int32Array(b.buffer, b.byteOffset, b.byteLength / 4);
 }
 
-function buildData(c: ColumnDesc, type: DataType, bytes: Bytes): Data {
+export function buildData(c: ColumnDesc, type: DataType, bytes: Bytes): Data {
   const nullBitmap = c.validity >= 0 ? bytes(c.validity) : undefined;
   const base = { type, length: c.len, nullCount: c.nulls, nullBitmap } as const;
   const child = (i: number) => buildData(c.children[i]!.col, (type.children[i] as Field).type, bytes);

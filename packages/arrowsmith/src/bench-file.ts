@@ -4,14 +4,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { decodeWith } from './msgpack.js';
-import type { Glue, Loaded } from './wasm.js';
+import { instantiateSync, type Glue, type Loaded } from './wasm.js';
 import * as simdGlue from '../wasm/arrowsmith_simd.js';
 import * as scalarGlue from '../wasm/arrowsmith_scalar.js';
 
 export function instantiateVariant(variant: 'simd' | 'scalar'): Loaded {
   const glue: Glue = variant === 'simd' ? simdGlue : scalarGlue;
-  const out = glue.initSync({ module: readFileSync(new URL(`../wasm/arrowsmith_${variant}.wasm`, import.meta.url)) });
-  return { glue, memory: out.memory, simd: variant === 'simd' };
+  const bytes = readFileSync(new URL(`../wasm/arrowsmith_${variant}.wasm`, import.meta.url));
+  return instantiateSync(glue, new WebAssembly.Module(bytes), variant === 'simd');
 }
 
 export interface Timing {

@@ -2,6 +2,9 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { WasmBatchHandle } from './arrow.js';
 import { FileReaderBase } from './filereader.js';
+import { SchemaMismatch } from './pool/assemble.js';
+import type { Pool } from './pool/pool.js';
+import type { FileRef, Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
 import { current, type Loaded } from './wasm.js';
 
@@ -28,6 +31,13 @@ export interface Hdf5ReadOptions {
   start?: number;
   /** Number of rows. Default: to the end. */
   count?: number;
+  /** Cancels a read on a worker pool (the busy workers are replaced). */
+  signal?: AbortSignal;
+}
+
+export interface Hdf5Options {
+  /** Read on this worker pool: row ranges (chunk-aligned) become parallel jobs. */
+  pool?: Pool;
 }
 
 interface Glue {
@@ -52,16 +62,19 @@ function plain(v: unknown): unknown {
 }
 
 export class Hdf5File extends FileReaderBase<Glue> {
-  static open(source: FileSource): Promise<Hdf5File> {
-    return Hdf5File.openWith(current(), source);
+  #pool?: { pool: Pool; ref: FileRef };
+
+  static open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
+    return Hdf5File.openWith(current(), source, options);
   }
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
-  static async openWith(wasm: Loaded, source: FileSource): Promise<Hdf5File> {
+  static async openWith(wasm: Loaded, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
     // HDF5 plans by a dry-run read, which costs more than copying an in-memory file once.
     const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, true);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
     await f.call(() => p.handle.open());
+    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
     return f;
   }
 
@@ -93,7 +106,40 @@ export class Hdf5File extends FileReaderBase<Glue> {
    * type → one column named after the dataset; trailing dimensions → FixedSizeList.
    */
   async read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
+    if (this.#pool) {
+      const jobs = await this.#jobs(path, options.start ?? 0, options.count);
+      if (jobs) {
+        try {
+          return await this.#pool.pool.table(jobs, { signal: options.signal });
+        } catch (e) {
+          if (!(e instanceof SchemaMismatch)) throw e;
+        }
+      }
+    }
     return new Table([await this.readBatch(path, options.start ?? 0, options.count)]);
+  }
+
+  /**
+   * Parallel jobs: the rows cut into ranges aligned to the dataset's chunks (so no chunk
+   * is inflated twice). Undefined when one thread should read it (scalar, tiny, or a
+   * selection outside the dataset: the single-thread path gives the answer or error).
+   */
+  async #jobs(path: string, start: number, count?: number): Promise<Job[] | undefined> {
+    const { pool, ref } = this.#pool!;
+    const info = await this.info(path);
+    const total = info.shape[0];
+    if (total === undefined || !(start >= 0) || start > total || (count !== undefined && !(count >= 0 && start + count <= total))) return undefined;
+    const end = count === undefined ? total : start + count;
+    const pieces = Math.min(2 * pool.size, end - start);
+    if (pieces < 2) return undefined;
+    const grid = info.chunks?.[0] ?? 1;
+    const cuts = [start];
+    for (let i = 1; i < pieces; i++) {
+      const c = Math.floor((start + ((end - start) * i) / pieces) / grid) * grid;
+      if (c > cuts[cuts.length - 1]! && c < end) cuts.push(c);
+    }
+    cuts.push(end);
+    return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: cuts[i]!, count: b - cuts[i]! }));
   }
 
   /** The dataset in RecordBatches of `rows` rows. */
@@ -105,6 +151,11 @@ export class Hdf5File extends FileReaderBase<Glue> {
   }
 
   private async readBatch(path: string, start: number, count?: number): Promise<RecordBatch> {
+    return this.batch(await this.readHandle(path, start, count));
+  }
+
+  /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
+  async readHandle(path: string, start: number, count?: number): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     try {
       if (!this.inMemory) {
@@ -118,14 +169,19 @@ export class Hdf5File extends FileReaderBase<Glue> {
           await this.prefetch(plan);
         }
       }
-      return this.batch(await this.call(() => this.handle.read(path, start, count)));
+      return await this.call(() => this.handle.read(path, start, count));
     } finally {
       this.release();
     }
   }
+
+  override close(): void {
+    if (this.#pool) this.#pool.pool.forget(this.#pool.ref);
+    super.close();
+  }
 }
 
 /** Open an HDF5 file from bytes, a Blob/File (read by slices), a URL (HTTP Range) or a `{ size, read }`. */
-export function openHdf5(source: FileSource): Promise<Hdf5File> {
-  return Hdf5File.open(source);
+export function openHdf5(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
+  return Hdf5File.open(source, options);
 }

@@ -2,6 +2,9 @@
 import type { RecordBatch, Table } from 'apache-arrow';
 import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
 import { toDecodeError, wasmCall } from './errors.js';
+import { SchemaMismatch } from './pool/assemble.js';
+import type { Pool } from './pool/pool.js';
+import { isShared, type Job } from './pool/protocol.js';
 import { current, type Loaded } from './wasm.js';
 
 export interface MsgpackOptions {
@@ -19,6 +22,13 @@ export interface MsgpackOptions {
    * stay valid only until the next Arrowsmith call (they are then freed and may move).
    */
   copy?: boolean;
+}
+
+export interface MsgpackPoolOptions extends Omit<MsgpackOptions, 'copy'> {
+  /** Decode on this worker pool: the input is cut at row boundaries by a structural scan. */
+  pool: Pool;
+  /** Cancels the decode (the busy workers are replaced). */
+  signal?: AbortSignal;
 }
 
 export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'> {
@@ -50,9 +60,42 @@ export function decodeWith(w: Loaded, bytes: Uint8Array, options: MsgpackOptions
   }
 }
 
-/** Decode a whole MessagePack buffer into an Arrow Table. */
-export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions): Table {
-  return decodeWith(current(), bytes, options);
+/**
+ * Decode a whole MessagePack buffer into an Arrow Table; with `{ pool }`, in parallel
+ * (returns a Promise).
+ */
+export function decodeMsgpack(bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table>;
+export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions): Table;
+export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions | MsgpackPoolOptions): Table | Promise<Table> {
+  if (options && 'pool' in options && options.pool) return decodePooled(current(), bytes, options);
+  return decodeWith(current(), bytes, options as MsgpackOptions);
+}
+
+/**
+ * Pieces of whole rows, one job each. When the pieces infer different column types
+ * (say one piece holds only ints and the next a float), one thread decodes it all, so
+ * the result is always what a single decode gives.
+ */
+async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table> {
+  const { pool, signal, ...rest } = options;
+  signal?.throwIfAborted();
+  const maxDepth = rest.maxDepth ?? 256;
+  const split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], 2 * pool.size, maxDepth)) as Float64Array;
+  const inArray = split[0] === 1;
+  const jobs: Job[] = [];
+  const shared = isShared(bytes.buffer);
+  for (let i = 1; i + 2 < split.length; i += 3) {
+    const [a, b] = [split[i]!, split[i + 1]!];
+    jobs.push({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath: rest.fastPath ?? true, maxDepth });
+  }
+  if (jobs.length > 1) {
+    try {
+      return await pool.table(jobs, { signal });
+    } catch (e) {
+      if (!(e instanceof SchemaMismatch)) throw e;
+    }
+  }
+  return decodeWith(w, bytes, rest);
 }
 
 export type ChunkSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;

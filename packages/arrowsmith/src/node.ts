@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { loadSync, platform, type InitOptions } from './wasm.js';
 
 const file = (variant: string, opts?: InitOptions) =>
@@ -16,6 +18,22 @@ platform.defaults = (variant, opts) => readFile(file(variant, opts));
 platform.resolve = (source) => {
   const url = source instanceof URL ? source : typeof source === 'string' && source.startsWith('file:') ? new URL(source) : undefined;
   return url?.protocol === 'file:' ? readFile(url) : source;
+};
+platform.workerUrl = new URL('./pool/worker-node.js', import.meta.url);
+platform.cores = availableParallelism;
+platform.startWorker = (url) => {
+  const w = new Worker(url);
+  w.unref();
+  return {
+    post: (m, transfer) => w.postMessage(m, transfer as never),
+    onMessage: (f) => void w.on('message', f),
+    onFailure: (f) => {
+      w.on('error', f);
+      w.on('exit', (code) => f(new Error(`arrowsmith: pool worker exited (code ${code})`)));
+    },
+    keepAlive: (on) => (on ? w.ref() : w.unref()),
+    terminate: () => void w.terminate(),
+  };
 };
 platform.lazy = () => loadSync((variant) => readFileSync(file(variant)));
 

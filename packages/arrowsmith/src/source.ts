@@ -36,12 +36,12 @@ export function wholeBytes(r: RangeReader): Uint8Array | undefined {
 }
 
 /**
- * A URL read with HTTP Range requests. The size comes from HEAD, or from a `bytes=0-0`
- * GET when HEAD is refused. A server that ignores Range gets one full download (said once).
+ * A URL read with HTTP Range requests. The size comes from HEAD (unless known), or from a
+ * `bytes=0-0` GET when HEAD is refused. A server that ignores Range gets one full download (said once).
  */
-export async function urlReader(url: string): Promise<RangeReader> {
-  let size = NaN;
-  const head = await fetch(url, { method: 'HEAD' }).catch(() => undefined);
+export async function urlReader(url: string, knownSize?: number): Promise<RangeReader> {
+  let size = knownSize ?? NaN;
+  const head = knownSize === undefined ? await fetch(url, { method: 'HEAD' }).catch(() => undefined) : undefined;
   if (head?.ok) size = Number(head.headers.get('content-length'));
   let whole: Uint8Array | undefined;
   if (!Number.isFinite(size) || head?.headers.get('accept-ranges') === 'none') {
@@ -58,10 +58,13 @@ export async function urlReader(url: string): Promise<RangeReader> {
     }
   }
   if (whole) return bytesReader(whole);
+  const cache = new ByteCache(URL_CACHE_BYTES);
   return {
     size,
     async read(offset, length) {
       if (whole) return whole.subarray(offset, offset + length);
+      const hit = cache.get(offset, length);
+      if (hit) return hit;
       const end = Math.min(size, offset + length) - 1;
       const r = await fetch(url, { headers: { Range: `bytes=${offset}-${end}` } });
       if (r.status === 200) {
@@ -72,7 +75,48 @@ export async function urlReader(url: string): Promise<RangeReader> {
         return all.subarray(offset, offset + length);
       }
       if (r.status !== 206) throw new Error(`arrowsmith: GET ${url} bytes ${offset}-${end} failed: HTTP ${r.status}`);
-      return new Uint8Array(await r.arrayBuffer());
+      const got = new Uint8Array(await r.arrayBuffer());
+      cache.put(offset, got);
+      return got;
     },
   };
+}
+
+/** Bytes a URL reader keeps for repeated reads of the same ranges. */
+export const URL_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Fetched ranges kept for re-use, bounded in bytes; the least recently used go first.
+ * A read is served when one kept range covers it (reads repeat the same planned ranges).
+ */
+export class ByteCache {
+  #segments: { start: number; bytes: Uint8Array }[] = [];
+  #total = 0;
+  constructor(readonly limit: number) {}
+
+  get(offset: number, length: number): Uint8Array | undefined {
+    const end = offset + length;
+    const parts = this.#segments.filter((s) => s.start < end && s.start + s.bytes.length > offset).sort((a, b) => a.start - b.start);
+    // Covered without a gap?
+    let at = offset;
+    for (const s of parts) if (s.start <= at) at = Math.max(at, s.start + s.bytes.length);
+    if (at < end) return undefined;
+    for (const s of parts) this.#segments.push(...this.#segments.splice(this.#segments.indexOf(s), 1));
+    const one = parts.find((s) => s.start <= offset && end <= s.start + s.bytes.length);
+    if (one) return one.bytes.subarray(offset - one.start, end - one.start);
+    const out = new Uint8Array(length);
+    for (const s of parts) {
+      const a = Math.max(offset, s.start);
+      const b = Math.min(end, s.start + s.bytes.length);
+      out.set(s.bytes.subarray(a - s.start, b - s.start), a - offset);
+    }
+    return out;
+  }
+
+  put(start: number, bytes: Uint8Array): void {
+    if (bytes.length > this.limit) return;
+    this.#segments.push({ start, bytes });
+    this.#total += bytes.length;
+    while (this.#total > this.limit) this.#total -= this.#segments.shift()!.bytes.length;
+  }
 }

@@ -1,7 +1,10 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
 import { Table, type RecordBatch } from 'apache-arrow';
-import type { WasmBatchHandle } from './arrow.js';
+import type { BatchDesc, WasmBatchHandle } from './arrow.js';
 import { FileReaderBase } from './filereader.js';
+import { SchemaMismatch } from './pool/assemble.js';
+import type { Pool } from './pool/pool.js';
+import type { FileRef, Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
 import { current, type Loaded } from './wasm.js';
 
@@ -53,6 +56,13 @@ export interface TsFileQuery {
   limit?: number;
   /** Unit of the `time` column's Arrow type (the values are the file's). Default 'ms'. */
   timeUnit?: 's' | 'ms' | 'us' | 'ns';
+  /** Cancels a read on a worker pool (the busy workers are replaced). */
+  signal?: AbortSignal;
+}
+
+export interface TsFileOptions {
+  /** Read on this worker pool: devices and time slices become parallel jobs. */
+  pool?: Pool;
 }
 
 interface Glue {
@@ -64,6 +74,7 @@ interface Glue {
   devices(table?: string): string;
   timeseries(): string;
   plan(q: unknown): Float64Array;
+  deviceSpan(path: string): BigInt64Array;
   read(q: unknown): WasmBatchHandle;
 }
 type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined];
@@ -78,20 +89,24 @@ function args(q: TsFileQuery): QueryArgs {
 /** Bytes read from the end of the file at open. */
 const TAIL_PREFETCH = 64 * 1024;
 
+const timeUnitRewrite = (unit: TsFileQuery['timeUnit']) =>
+  unit ? (d: BatchDesc) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined;
+
 export class TsFile extends FileReaderBase<Glue> {
   #version = 0;
+  #pool?: { pool: Pool; ref: FileRef };
 
   /** Format version byte: 3 (TsFile 1.x) or 4 (2.x). */
   get version(): number {
     return this.#version;
   }
 
-  static open(source: FileSource): Promise<TsFile> {
-    return TsFile.openWith(current(), source);
+  static open(source: FileSource, options?: TsFileOptions): Promise<TsFile> {
+    return TsFile.openWith(current(), source, options);
   }
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
-  static async openWith(wasm: Loaded, source: FileSource): Promise<TsFile> {
+  static async openWith(wasm: Loaded, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // TsFile plans from its index alone, so even an in-memory file is handed over range by
     // range: a one-device query copies that device's chunks into wasm, not the whole file.
     const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, false);
@@ -102,6 +117,7 @@ export class TsFile extends FileReaderBase<Glue> {
     const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
     await f.prefetch([0, Math.min(size, 4096), Math.max(0, size - tail), size]);
     f.#version = await f.call(() => p.handle.open());
+    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
     return f;
   }
 
@@ -126,7 +142,62 @@ export class TsFile extends FileReaderBase<Glue> {
 
   /** Read a query into one Arrow Table (`time`, tag columns, field columns). */
   async read(q: TsFileQuery = {}): Promise<Table> {
+    if (this.#pool) {
+      const jobs = await this.#jobs(q);
+      if (jobs) {
+        try {
+          return await this.#pool.pool.table(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) });
+        } catch (e) {
+          if (!(e instanceof SchemaMismatch)) throw e;
+        }
+      }
+    }
     return new Table([await this.readBatch(q)]);
+  }
+
+  /**
+   * Parallel jobs for a query: one per device, or time slices of the devices when they
+   * are fewer than twice the workers. Undefined when one thread should read it (a limit,
+   * an ambiguous table, an unknown tag: the single-thread path gives the answer or error).
+   */
+  async #jobs(q: TsFileQuery): Promise<Job[] | undefined> {
+    const { pool, ref } = this.#pool!;
+    if (q.limit !== undefined) return undefined;
+    const tables = this.tables();
+    const table = q.table !== undefined ? tables.find((t) => t.name.toLowerCase() === q.table!.toLowerCase()) : tables.length === 1 ? tables[0] : undefined;
+    if ((q.table !== undefined || tables.length > 1) && !table) return undefined;
+    const tagNames = table?.columns.filter((c) => c.category === 'TAG').map((c) => c.name.toLowerCase()) ?? [];
+    const tags = Object.entries(q.tags ?? {}).map(([k, v]) => [tagNames.indexOf(k.toLowerCase()), v] as const);
+    if (tags.some(([k]) => k < 0)) return undefined;
+    const devices = this.devices()
+      .filter((d) => !table || d.table.toLowerCase() === table.name.toLowerCase())
+      .filter((d) => !q.devices || q.devices.includes(d.path))
+      .filter((d) => tags.every(([k, v]) => d.segments[k + 1] === v))
+      .map((d) => d.path);
+    if (devices.length === 0) return undefined;
+    const base = { table: q.table, columns: q.columns, tags: q.tags };
+    const perDevice = Math.ceil((2 * pool.size) / devices.length);
+    const jobs: Job[] = [];
+    for (const d of devices) {
+      const span = perDevice > 1 ? await this.call(() => this.handle.deviceSpan(d)) : undefined;
+      const clip = (t: TimeValue | undefined, bound: bigint, pick: (a: bigint, b: bigint) => boolean) =>
+        t === undefined ? bound : pick(toBig(t)!, bound) ? toBig(t)! : bound;
+      const start = span?.length ? clip(q.start, span[0]!, (a, b) => a > b) : 0n;
+      const end = span?.length ? clip(q.end, span[1]!, (a, b) => a < b) : -1n;
+      if (!span?.length || end - start < BigInt(perDevice)) {
+        jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: q.start, end: q.end } });
+        continue;
+      }
+      // Equal time slices (inclusive bounds, no gaps: times are integers).
+      const width = (end - start + 1n) / BigInt(perDevice);
+      for (let i = 0; i < perDevice; i++) {
+        const a = i === 0 ? q.start : start + BigInt(i) * width;
+        const b = i === perDevice - 1 ? q.end : start + BigInt(i + 1) * width - 1n;
+        jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: a, end: b } });
+      }
+    }
+    this.release();
+    return jobs;
   }
 
   /** The same rows as `read`, one RecordBatch per device. */
@@ -142,20 +213,28 @@ export class TsFile extends FileReaderBase<Glue> {
   }
 
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
+    return this.batch(await this.readHandle(q), timeUnitRewrite(q.timeUnit));
+  }
+
+  /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
+  async readHandle(q: TsFileQuery): Promise<WasmBatchHandle> {
     const query = new this.wasm.glue.TsQuery(...args(q));
     try {
       if (!this.inMemory) await this.prefetch(await this.call(() => this.handle.plan(query)));
-      const h = await this.call(() => this.handle.read(query));
-      const unit = q.timeUnit;
-      return this.batch(h, unit ? (d) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined);
+      return await this.call(() => this.handle.read(query));
     } finally {
       query.free();
       this.release();
     }
   }
+
+  override close(): void {
+    if (this.#pool) this.#pool.pool.forget(this.#pool.ref);
+    super.close();
+  }
 }
 
 /** Open a TsFile from bytes, a Blob/File (read by slices), a URL (HTTP Range) or a `{ size, read }`. */
-export function openTsFile(source: FileSource): Promise<TsFile> {
-  return TsFile.open(source);
+export function openTsFile(source: FileSource, options?: TsFileOptions): Promise<TsFile> {
+  return TsFile.open(source, options);
 }

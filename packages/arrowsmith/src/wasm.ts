@@ -29,6 +29,23 @@ export interface Platform {
   envSimd?: boolean;
   /** Node: read `file:` URLs from disk (Node's fetch cannot). */
   resolve?: (source: WasmSource) => WasmSource | Promise<WasmSource>;
+  /** Start a pool worker running the given script (Node: worker_threads; default: Web Worker). */
+  startWorker?: (url: URL) => WorkerPort;
+  /** The pool worker script for this platform. */
+  workerUrl?: URL;
+  /** Logical cores (Node; browsers have navigator.hardwareConcurrency). */
+  cores?: () => number;
+}
+
+/** The two ends of a worker, whatever the platform calls them. */
+export interface WorkerPort {
+  post(message: unknown, transfer?: Transferable[]): void;
+  onMessage(f: (message: unknown) => void): void;
+  /** A crash or exit of the worker. */
+  onFailure(f: (error: Error) => void): void;
+  /** Node: whether the worker keeps the process alive (only while it has work). */
+  keepAlive?(on: boolean): void;
+  terminate(): void;
 }
 
 export const platform: Platform = {
@@ -39,6 +56,8 @@ export interface Loaded {
   glue: Glue;
   memory: WebAssembly.Memory;
   simd: boolean;
+  /** The compiled module, kept so that a worker pool instantiates it without compiling again. */
+  module: WebAssembly.Module;
 }
 
 let loaded: Loaded | undefined;
@@ -76,9 +95,29 @@ export function normalizeInit(arg?: WasmSource | InitOptions): InitOptions {
   return isOptions(arg) ? arg : { source: arg };
 }
 
+/** Compile a wasm source (bytes, URL, Response) to a module, streaming where the server allows. */
+export async function compileModule(src: WasmSource | Promise<Response>): Promise<WebAssembly.Module> {
+  const s = await src;
+  if (s instanceof WebAssembly.Module) return s;
+  if (s instanceof ArrayBuffer || ArrayBuffer.isView(s)) return WebAssembly.compile(s as BufferSource);
+  const res = typeof Response !== 'undefined' && s instanceof Response ? s : await fetch(s as string | URL);
+  if (!res.ok) throw new Error(`arrowsmith: could not load the wasm module from ${res.url}: HTTP ${res.status}`);
+  if (typeof WebAssembly.compileStreaming === 'function' && res.headers.get('content-type')?.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(res);
+  }
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
 async function instantiate(glue: Glue, source: WasmSource, simd: boolean): Promise<Loaded> {
-  const out = await glue.default({ module_or_path: source as never });
-  return { glue, memory: out.memory, simd };
+  const module = await compileModule(source);
+  const out = await glue.default({ module_or_path: module });
+  return { glue, memory: out.memory, simd, module };
+}
+
+/** Instantiate an already compiled module synchronously (workers of a pool). */
+export function instantiateSync(glue: Glue, module: WebAssembly.Module, simd: boolean): Loaded {
+  const out = glue.initSync({ module });
+  return { glue, memory: out.memory, simd, module };
 }
 
 export async function load(opts: InitOptions): Promise<Loaded> {
@@ -109,12 +148,10 @@ export function loadSync(bytesFor: (variant: 'simd' | 'scalar') => BufferSource,
   if (loaded) return loaded;
   const wantSimd = (envSimd ?? true) && simdSupported();
   if (wantSimd) {
-    const out = simdGlue.initSync({ module: bytesFor('simd') });
-    const l = { glue: simdGlue, memory: out.memory, simd: true };
+    const l = instantiateSync(simdGlue, new WebAssembly.Module(bytesFor('simd')), true);
     if (envSimd === true || probe(l)) return (loaded = l);
   }
-  const out = scalarGlue.initSync({ module: bytesFor('scalar') });
-  return (loaded = { glue: scalarGlue, memory: out.memory, simd: false });
+  return (loaded = instantiateSync(scalarGlue, new WebAssembly.Module(bytesFor('scalar')), false));
 }
 
 /**
@@ -160,6 +197,11 @@ export function current(): Loaded {
     throw new Error('arrowsmith: call `await init()` before decoding (Node loads itself on first use)');
   }
   return loaded;
+}
+
+/** The glue module of a build (workers instantiate the main thread's choice). */
+export function glueFor(simd: boolean): Glue {
+  return simd ? simdGlue : scalarGlue;
 }
 
 export function isLoaded(): boolean {

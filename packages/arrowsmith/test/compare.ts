@@ -60,6 +60,7 @@ function dataValue(d: Data, i: number): unknown {
       d.type.children.forEach((f: { name: string }, c: number) => (o[f.name] = dataValue(d.children[c]!, k)));
       return o;
     }
+    case Type.Dictionary: return valueAt(d.dictionary!, d.values[k]);
     default: throw new Error(`unhandled type ${d.type}`);
   }
 }

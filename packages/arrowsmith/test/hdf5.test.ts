@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openHdf5 } from '../src/node.js';
 import { valueAt } from './compare.js';
 import { fixturePairs, hex } from './fixtures.js';
+import { MODES, usePools } from './pools.js';
 
 const fixtures = fixturePairs('hdf5', '.h5');
 const utf8 = new TextEncoder();
@@ -44,13 +45,14 @@ function diff(got: unknown, want: unknown, at: string): string | null {
 }
 
 describe('HDF5 (wasm, Node)', () => {
+  usePools();
   it('has fixtures for every libver bound', () => {
     for (const v of ['earliest', 'v108', 'v110', 'latest']) expect(fixtures.some((f) => f.name.includes(v)), v).toBe(true);
   });
 
-  for (const { name, data, json } of fixtures) {
-    it(`${name}: every dataset matches h5py`, async () => {
-      const f = await openHdf5(data);
+  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures) {
+    it(`${name}: every dataset matches h5py (${mode})`, async () => {
+      const f = await openHdf5(data, options());
       const problems: string[] = [];
       for (const [path, ds] of Object.entries(json.datasets as Record<string, { rows: unknown[] | unknown; shape: number[] }>)) {
         let t;

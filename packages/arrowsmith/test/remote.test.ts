@@ -5,9 +5,11 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHdf5, openTsFile } from '../src/node.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ByteCache } from '../src/source.js';
+import { createPool, openHdf5, openTsFile } from '../src/node.js';
 import { FIXTURES } from './fixtures.js';
+import { workerUrl } from './pools.js';
 
 type Mode = 'ranges' | 'no-head' | 'ignore-range' | 'drop';
 const stats = { requests: 0, bytes: 0 };
@@ -76,16 +78,66 @@ describe('remote files over HTTP Range', () => {
     expect(stats.bytes / bytes.length).toBeLessThan(0.6);
   });
 
+  it('repeated reads are served from a bounded byte cache', async () => {
+    const file = 'tsfile/java_tree_nonaligned.tsfile';
+    const f = await openTsFile(`${base}/ranges/${file}`);
+    const dev = f.devices()[0]!.path;
+    const first = await f.read({ devices: [dev] });
+    reset();
+    const again = await f.read({ devices: [dev] });
+    expect(rows(again)).toBe(rows(first));
+    expect(stats.requests).toBe(0);
+    const c = new ByteCache(10);
+    c.put(0, new Uint8Array([1, 2, 3, 4, 5, 6]));
+    c.put(100, new Uint8Array([7, 8, 9, 10, 11, 12]));
+    expect(c.get(0, 2)).toBeUndefined(); // evicted: 12 bytes > 10
+    expect([...c.get(101, 3)!]).toEqual([8, 9, 10]);
+  });
+
+  it('a worker pool reads a URL with its own Range requests: same result, bytes bounded', async () => {
+    // Each worker opens the file itself (metadata), so a pool of n transfers at most
+    // (1 + n) times what one thread does; the data itself is split, not repeated.
+    const pool = await createPool({ size: 2, workerUrl });
+    try {
+      const h5 = 'hdf5/vl_earliest.h5';
+      const local = await (await openHdf5(readFileSync(join(FIXTURES, h5)))).read('/vlseq_be');
+      reset();
+      await (await openHdf5(`${base}/ranges/${h5}`)).read('/vlseq_be');
+      const one = stats.bytes;
+      reset();
+      const remote = await (await openHdf5(`${base}/ranges/${h5}`, { pool })).read('/vlseq_be');
+      expect(rows(remote)).toBe(rows(local));
+      expect(stats.bytes).toBeLessThanOrEqual(3 * one);
+      const ts = 'tsfile/java_tree_nonaligned.tsfile';
+      const f = await openTsFile(readFileSync(join(FIXTURES, ts)));
+      const dev = f.devices()[0]!.path;
+      const col = (await f.timeseries()).find((s) => s.device === dev)!.measurement;
+      const q = { devices: [dev], columns: [col] };
+      reset();
+      await (await openTsFile(`${base}/ranges/${ts}`)).read(q);
+      const oneTs = stats.bytes;
+      reset();
+      const t = await (await openTsFile(`${base}/ranges/${ts}`, { pool })).read(q);
+      expect(rows(t)).toBe(rows(await f.read(q)));
+      expect(stats.bytes).toBeLessThanOrEqual(3 * oneTs);
+    } finally {
+      pool.close();
+    }
+  });
+
   it('a server that refuses HEAD: the size comes from a bytes=0-0 GET', async () => {
     const t = await (await openHdf5(`${base}/no-head/hdf5/vl_earliest.h5`)).read('/vlseq_be');
     expect(t.numRows).toBeGreaterThan(0);
   });
 
-  it('a server that ignores Range: one whole download, same result', async () => {
+  it('a server that ignores Range: one whole download, same result, said once', async () => {
     reset();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const t = await (await openHdf5(`${base}/ignore-range/hdf5/vl_earliest.h5`)).read('/vlseq_be');
     expect(t.numRows).toBeGreaterThan(0);
     expect(stats.bytes).toBe(readFileSync(join(FIXTURES, 'hdf5/vl_earliest.h5')).length);
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
   it('a connection dropped mid-file is an error, not a hang', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
 import { valueAt } from './compare.js';
 import { fixturePairs, hex } from './fixtures.js';
+import { MODES, usePools } from './pools.js';
 
 const fixtures = fixturePairs('tsfile', '.tsfile');
 
@@ -19,14 +20,15 @@ function same(got: unknown, want: unknown, type: string): boolean {
 }
 
 describe('TsFile (wasm, Node)', () => {
+  usePools();
   it('has fixtures from both official writers', () => {
     expect(fixtures.filter((f) => f.name.startsWith('cpp_')).length).toBeGreaterThan(30);
     expect(fixtures.filter((f) => f.name.startsWith('java_')).length).toBeGreaterThan(3);
   });
 
-  for (const { name, data, json } of fixtures.filter((f) => f.json.devices?.[0]?.columns)) {
-    it(`table model: ${name} matches every value`, async () => {
-      const f = await openTsFile(data);
+  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.devices?.[0]?.columns)) {
+    it(`table model: ${name} matches every value (${mode})`, async () => {
+      const f = await openTsFile(data, options());
       const t = await f.read({ table: json.table });
       const tagCols = (json.tags as string[]).map((n) => t.getChild(n)!);
       const types = Object.fromEntries((json.fields as [string, string][]).map(([n, ty]) => [n, ty]));
@@ -53,9 +55,9 @@ describe('TsFile (wasm, Node)', () => {
     });
   }
 
-  for (const { name, data, json } of fixtures.filter((f) => f.json.model === 'tree')) {
-    it(`tree model: ${name} matches every point`, async () => {
-      const f = await openTsFile(data);
+  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.model === 'tree')) {
+    it(`tree model: ${name} matches every point (${mode})`, async () => {
+      const f = await openTsFile(data, options());
       let points = 0;
       for (const dev of json.devices) {
         const t = await f.read({ devices: [dev.path] });

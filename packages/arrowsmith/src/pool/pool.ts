@@ -1,0 +1,325 @@
+/**
+ * A pool of workers, each with its own instance of the module the main thread compiled
+ * (compiled once, instantiated per worker). Decoders split their work into jobs at the
+ * format's natural boundaries; the pool runs them, one per idle worker, and assembles
+ * one Arrow table (see assemble.ts). Abort terminates and replaces the busy workers;
+ * workers whose wasm memory grew large are recycled after their job to give it back.
+ */
+import { Table } from 'apache-arrow';
+import type { BatchDesc } from '../arrow.js';
+import { DecodeError, type DecodeErrorCode } from '../errors.js';
+import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
+import { current, glueFor, load, platform, type Loaded, type WorkerPort } from '../wasm.js';
+import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
+import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WireError } from './protocol.js';
+
+export interface PoolOptions {
+  /** Number of workers. Default: logical cores. */
+  size?: number;
+  /** The worker script, when a bundler moved it (default: the package's own `dist/pool/worker-*.js`). */
+  workerUrl?: string | URL;
+  /**
+   * A worker whose wasm memory exceeds this after a job is replaced by a fresh one (wasm
+   * memory never shrinks). Default 512 MiB: big enough that steady workloads keep their
+   * warm memory, small enough that one huge job does not pin it for good.
+   */
+  recycleBytes?: number;
+  /**
+   * Write outputs into SharedArrayBuffers (default: when the page is cross-origin
+   * isolated, and always in Node). `false` makes each job return its own RecordBatch.
+   */
+  sharedMemory?: boolean;
+}
+
+/** Options every pooled call accepts. */
+export interface PoolCallOptions {
+  signal?: AbortSignal;
+}
+
+interface Wait {
+  resolve: (v: never) => void;
+  reject: (e: unknown) => void;
+  /** A phase-1 task (the worker is busy until it answers). */
+  task: boolean;
+}
+
+class Slot {
+  busy = false;
+  held = 0;
+  memory = 0;
+  readonly waits = new Map<number, Wait>();
+  constructor(readonly port: WorkerPort) {}
+}
+
+interface Queued {
+  job: Job;
+  call: Call;
+  resolve: (r: { slot: Slot; id: number; result: Decoded }) => void;
+  reject: (e: unknown) => void;
+}
+
+class Call {
+  readonly slots = new Set<Slot>();
+  aborted?: unknown;
+  constructor(readonly signal?: AbortSignal) {}
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+function rebuild(e: WireError): Error {
+  if (e.decode) {
+    const d = e.decode;
+    return new DecodeError(d.format, d.offset, d.code as DecodeErrorCode, d.message, d.needLength);
+  }
+  const x = new Error(e.message);
+  x.name = e.name;
+  return x;
+}
+
+let nextFile = 1;
+
+export class Pool {
+  readonly size: number;
+  /** True when outputs land in SharedArrayBuffers. */
+  readonly sharedMemory: boolean;
+  readonly #wasm: Loaded;
+  readonly #url: URL;
+  readonly #recycle: number;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Queued[] = [];
+  readonly #proxied = new Map<number, RangeReader>();
+  #next = 1;
+  #closed = false;
+  #recycled = 0;
+
+  /** Use `createPool`. */
+  constructor(wasm: Loaded, options: PoolOptions & { size: number; workerUrl: URL }) {
+    this.#wasm = wasm;
+    this.size = options.size;
+    this.#url = options.workerUrl;
+    this.#recycle = options.recycleBytes ?? 512 * 1024 * 1024;
+    const canShare = typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+    this.sharedMemory = (options.sharedMemory ?? true) && canShare;
+    for (let i = 0; i < this.size; i++) this.#slots.push(this.#start());
+  }
+
+  #start(): Slot {
+    const start = platform.startWorker ?? ((url: URL) => browserWorker(url));
+    const slot = new Slot(start(this.#url));
+    slot.port.onMessage((m) => this.#receive(slot, m as FromWorker));
+    slot.port.onFailure((e) => this.#replace(slot, e));
+    const simd = this.#wasm.glue === glueFor(true);
+    this.#send(slot, { type: 'init', module: this.#wasm.module, simd });
+    return slot;
+  }
+
+  #send(slot: Slot, m: ToWorker, transfer?: Transferable[]): void {
+    slot.port.post(m, transfer);
+    slot.port.keepAlive?.(slot.busy || slot.waits.size > 0);
+  }
+
+  /** Terminate a worker, fail what it was doing, and put a fresh one in its place. */
+  #replace(slot: Slot, why: unknown): void {
+    const i = this.#slots.indexOf(slot);
+    if (i < 0) return;
+    slot.port.terminate();
+    for (const w of slot.waits.values()) w.reject(why);
+    slot.waits.clear();
+    if (this.#closed) return void this.#slots.splice(i, 1);
+    this.#slots[i] = this.#start();
+    this.#pump();
+  }
+
+  #receive(slot: Slot, m: FromWorker): void {
+    if (m.type === 'read') return void this.#serveRead(slot, m);
+    slot.memory = m.memory;
+    const w = slot.waits.get(m.id);
+    slot.waits.delete(m.id);
+    if (w?.task) slot.busy = false;
+    if (m.type === 'decoded') {
+      if (!m.result.buffers) slot.held++;
+      w?.resolve({ slot, id: m.id, result: m.result } as never);
+    } else if (m.type === 'written') {
+      slot.held--;
+      w?.resolve(m.out as never);
+    } else {
+      if (!w?.task) slot.held--;
+      w?.reject(rebuild(m.error));
+    }
+    slot.port.keepAlive?.(slot.busy || slot.waits.size > 0);
+    this.#pump();
+  }
+
+  async #serveRead(slot: Slot, m: Extract<FromWorker, { type: 'read' }>): Promise<void> {
+    const reader = this.#proxied.get(m.file);
+    try {
+      if (!reader) throw new Error('arrowsmith: the file was closed');
+      const b = (await reader.read(m.offset, m.length)).slice();
+      slot.port.post({ type: 'bytes', req: m.req, bytes: b } satisfies ToWorker, [b.buffer]);
+    } catch (e) {
+      slot.port.post({ type: 'bytes', req: m.req, error: e instanceof Error ? e.message : String(e) } satisfies ToWorker);
+    }
+  }
+
+  /** Start queued jobs on idle workers. */
+  #pump(): void {
+    for (const slot of this.#slots) {
+      if (slot.busy) continue;
+      const q = this.#queue.shift();
+      if (!q) return;
+      const id = this.#next++;
+      slot.busy = true;
+      q.call.slots.add(slot);
+      slot.waits.set(id, { resolve: q.resolve as never, reject: q.reject, task: true });
+      this.#send(slot, { type: 'task', id, job: q.job, shared: this.sharedMemory }, transferOf(q.job));
+    }
+  }
+
+  #request<T>(slot: Slot, m: ToWorker & { id: number }): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      slot.waits.set(m.id, { resolve: resolve as never, reject, task: false });
+      this.#send(slot, m);
+    });
+  }
+
+  /**
+   * Run jobs and assemble their rows, in job order, into one table.
+   * @internal used by the format readers.
+   */
+  async table(jobs: Job[], options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void } = {}): Promise<Table> {
+    if (this.#closed) throw new Error('arrowsmith: the pool is closed');
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const call = new Call(signal);
+    const onAbort = () => {
+      call.aborted = abortError(signal!);
+      for (let i = this.#queue.length - 1; i >= 0; i--) {
+        if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(call.aborted);
+      }
+      for (const slot of call.slots) if (slot.busy || slot.held > 0) this.#replace(slot, call.aborted);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const decoded = jobs.map(
+      (job) => new Promise<{ slot: Slot; id: number; result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
+    );
+    this.#pump();
+    const settled = await Promise.allSettled(decoded);
+    const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const dropAll = () => {
+      for (const d of done) {
+        if (d.result.buffers || !this.#slots.includes(d.slot)) continue;
+        d.slot.held--;
+        this.#send(d.slot, { type: 'drop', id: d.id });
+      }
+    };
+    try {
+      const failed = settled.find((s) => s.status === 'rejected');
+      if (call.aborted !== undefined || failed) {
+        dropAll();
+        throw call.aborted ?? (failed as PromiseRejectedResult).reason;
+      }
+      for (const d of done) options.rewrite?.(d.result.desc);
+      const results = done.map((d) => d.result);
+      if (!this.sharedMemory) return new Table(transferredBatches(results));
+      let l: ReturnType<typeof layout>;
+      try {
+        l = layout(results);
+      } catch (e) {
+        dropAll();
+        throw e;
+      }
+      const outs = await Promise.all(done.map((d, t) => this.#request<ArrayBuffer[]>(d.slot, { type: 'write', id: d.id, ops: l.ops[t]! })));
+      if (call.aborted !== undefined) throw call.aborted;
+      outs.forEach((o, t) => placeOuts(l, t, o));
+      return new Table([sharedBatch(l)]);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#recycleLarge(call);
+    }
+  }
+
+  /** Give wasm memory back: replace idle workers that grew past the limit. */
+  #recycleLarge(call: Call): void {
+    for (const slot of call.slots) {
+      if (!slot.busy && slot.held === 0 && slot.waits.size === 0 && slot.memory > this.#recycle) {
+        this.#recycled++;
+        this.#replace(slot, undefined);
+      }
+    }
+  }
+
+  /** Workers, their wasm memory as last reported, jobs queued, workers recycled so far. */
+  stats(): { workers: number; wasmBytes: number[]; queued: number; recycled: number } {
+    return { workers: this.#slots.length, wasmBytes: this.#slots.map((s) => s.memory), queued: this.#queue.length, recycled: this.#recycled };
+  }
+
+  /**
+   * How workers reach a file: shared memory for in-memory bytes (copied once unless they
+   * already live in a SharedArrayBuffer), the Blob or URL itself, else via this thread.
+   * @internal
+   */
+  fileRef(source: FileSource, reader: RangeReader): FileRef {
+    const id = nextFile++;
+    const bytes = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : wholeBytes(reader);
+    if (bytes && this.sharedMemory) {
+      if (isShared(bytes.buffer)) return { id, kind: 'shared', buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length };
+      const buffer = new SharedArrayBuffer(bytes.length);
+      new Uint8Array(buffer).set(bytes);
+      return { id, kind: 'shared', buffer, offset: 0, length: bytes.length };
+    }
+    if (!bytes && typeof Blob !== 'undefined' && source instanceof Blob) return { id, kind: 'blob', blob: source };
+    if (!bytes && (typeof source === 'string' || source instanceof URL)) return { id, kind: 'url', url: String(source), size: reader.size };
+    this.#proxied.set(id, reader);
+    return { id, kind: 'proxy', size: reader.size };
+  }
+
+  /** The file is closed: workers drop their readers of it. @internal */
+  forget(ref: FileRef): void {
+    this.#proxied.delete(ref.id);
+    for (const slot of this.#slots) this.#send(slot, { type: 'forget', file: ref.id });
+  }
+
+  /** Terminate every worker; pending calls reject. */
+  close(): void {
+    this.#closed = true;
+    for (const q of this.#queue.splice(0)) q.reject(new Error('arrowsmith: the pool was closed'));
+    for (const slot of [...this.#slots]) this.#replace(slot, new Error('arrowsmith: the pool was closed'));
+  }
+}
+
+/** MessagePack pieces travel by transfer when they own their buffer. */
+function transferOf(job: Job): Transferable[] | undefined {
+  if (job.kind !== 'msgpack') return undefined;
+  const b = job.bytes.buffer;
+  return b instanceof ArrayBuffer && job.bytes.byteLength === b.byteLength ? [b] : undefined;
+}
+
+function browserWorker(url: URL): WorkerPort {
+  const w = new Worker(url, { type: 'module' });
+  return {
+    post: (m, transfer) => w.postMessage(m, transfer ?? []),
+    onMessage: (f) => void w.addEventListener('message', (e) => f(e.data)),
+    onFailure: (f) => void w.addEventListener('error', (e) => f(new Error(`arrowsmith: pool worker failed: ${e.message}`))),
+    terminate: () => w.terminate(),
+  };
+}
+
+/**
+ * Start a pool of decoding workers. Pass it as `{ pool }` to `decodeMsgpack`,
+ * `openTsFile` and `openHdf5`; `close()` it when done.
+ */
+export async function createPool(options: PoolOptions = {}): Promise<Pool> {
+  let wasm: Loaded;
+  try {
+    wasm = current();
+  } catch {
+    wasm = await load({});
+  }
+  const cores = platform.cores?.() ?? (globalThis.navigator?.hardwareConcurrency || 2);
+  const size = Math.max(1, Math.floor(options.size ?? cores));
+  const workerUrl = options.workerUrl ? new URL(options.workerUrl, globalThis.location?.href) : (platform.workerUrl ?? new URL('./worker-browser.js', import.meta.url));
+  return new Pool(wasm, { ...options, size, workerUrl });
+}
+

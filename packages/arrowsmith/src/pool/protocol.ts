@@ -1,0 +1,72 @@
+/**
+ * The messages between a pool and its workers. A task runs in two phases when outputs
+ * go to shared memory: the worker decodes and reports sizes (phase 1, the batch stays in
+ * its wasm memory), then writes into the shared buffers at offsets only known once every
+ * task has reported (phase 2). Without SharedArrayBuffer the worker sends the batch's
+ * buffers back in phase 1 (transferred, not copied).
+ */
+import type { BatchDesc } from '../arrow.js';
+import type { TsFileQuery } from '../tsfile.js';
+
+/** How a worker reaches a file's bytes without the main thread copying them per read. */
+export type FileRef =
+  | { id: number; kind: 'shared'; buffer: SharedArrayBuffer; offset: number; length: number }
+  | { id: number; kind: 'blob'; blob: Blob }
+  | { id: number; kind: 'url'; url: string; size: number }
+  /** Bytes asked of the main thread (custom `{ size, read }` sources, or no shared memory). */
+  | { id: number; kind: 'proxy'; size: number };
+
+export type Job =
+  | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; fastPath: boolean; maxDepth: number }
+  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'timeUnit' | 'signal'> }
+  | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number };
+
+/** Phase-2 writes, in the worker's terms (buffer indices of its batch). */
+export type WriteOp =
+  /** Fixed-width values: bytes at a byte offset. */
+  | { op: 'bytes'; src: number; dst: SharedArrayBuffer; at: number }
+  /** Bit-packed validity or booleans at a bit offset; src -1 = all set. */
+  | { op: 'bits'; src: number; n: number; dst: SharedArrayBuffer; bit: number }
+  /** Int32 offsets (n of them) at an index, each plus `add`. */
+  | { op: 'offsets'; src: number; n: number; dst: SharedArrayBuffer; at: number; add: number }
+  /** Int32 dictionary indices at an index, through a task-to-global map. */
+  | { op: 'remap'; src: number; n: number; dst: SharedArrayBuffer; at: number; map: Int32Array }
+  /** Variable-size bytes (Utf8/Binary values): sent back in an ordinary ArrayBuffer. */
+  | { op: 'out'; src: number };
+
+export type ToWorker =
+  | { type: 'init'; module: WebAssembly.Module; simd: boolean }
+  | { type: 'task'; id: number; job: Job; shared: boolean }
+  | { type: 'write'; id: number; ops: WriteOp[] }
+  | { type: 'drop'; id: number }
+  | { type: 'forget'; file: number }
+  | { type: 'bytes'; req: number; bytes?: Uint8Array; error?: string };
+
+/** What a worker tells about the batch it decoded. */
+export interface Decoded {
+  desc: BatchDesc;
+  /** Byte length of each buffer. */
+  lens: number[];
+  /** Dictionary values of each dictionary column, in pre-order. */
+  dicts: string[][];
+  /** Transfer mode: the buffers themselves. */
+  buffers?: ArrayBuffer[];
+}
+
+export interface WireError {
+  name: string;
+  message: string;
+  /** A DecodeError's fields, to rebuild it on the main thread. */
+  decode?: { format: string; offset: number; code: string; message: string; needLength?: number };
+}
+
+export type FromWorker =
+  | { type: 'decoded'; id: number; result: Decoded; memory: number }
+  | { type: 'written'; id: number; out: ArrayBuffer[]; memory: number }
+  | { type: 'failed'; id: number; error: WireError; memory: number }
+  | { type: 'read'; file: number; req: number; offset: number; length: number };
+
+/** True for a SharedArrayBuffer (browsers without cross-origin isolation have no such global). */
+export function isShared(b: ArrayBufferLike): b is SharedArrayBuffer {
+  return typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
+}

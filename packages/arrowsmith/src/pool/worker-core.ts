@@ -1,0 +1,203 @@
+/**
+ * What a pool worker does, whatever the platform: instantiate the module it is sent,
+ * run decode tasks, keep each decoded batch in its wasm memory until told where to write
+ * it (shared output) or send it back at once (transfer mode).
+ */
+import type { WasmBatchHandle, BatchDesc, ColumnDesc } from '../arrow.js';
+import { DecodeError, toDecodeError, wasmCall } from '../errors.js';
+import { Hdf5File } from '../hdf5.js';
+import { urlReader, type RangeReader } from '../source.js';
+import { TsFile } from '../tsfile.js';
+import { glueFor, instantiateSync, type Loaded } from '../wasm.js';
+import { writeBits } from './bits.js';
+import type { Decoded, FileRef, FromWorker, Job, ToWorker, WireError, WriteOp } from './protocol.js';
+
+export interface Port {
+  post(message: FromWorker, transfer?: Transferable[]): void;
+  onMessage(f: (message: ToWorker) => void): void;
+}
+
+export function serve(port: Port): void {
+  let wasm: Loaded | undefined;
+  const held = new Map<number, { h: WasmBatchHandle; ptrs: Uint32Array }>();
+  const files = new Map<number, Promise<TsFile | Hdf5File>>();
+  const reads = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+  let nextReq = 0;
+  const memory = () => wasm?.memory.buffer.byteLength ?? 0;
+
+  /** A RangeReader over whatever the file ref names. */
+  function readerFor(ref: FileRef): RangeReader | Uint8Array | Blob | Promise<RangeReader> {
+    switch (ref.kind) {
+      case 'shared':
+        return new Uint8Array(ref.buffer, ref.offset, ref.length);
+      case 'blob':
+        return ref.blob;
+      case 'url':
+        return urlReader(ref.url, ref.size);
+      case 'proxy':
+        return {
+          size: ref.size,
+          read: (offset, length) =>
+            new Promise((resolve, reject) => {
+              const req = nextReq++;
+              reads.set(req, { resolve, reject });
+              port.post({ type: 'read', file: ref.id, req, offset, length });
+            }),
+        };
+    }
+  }
+
+  function open<T extends TsFile | Hdf5File>(ref: FileRef, how: (w: Loaded, src: RangeReader | Uint8Array | Blob) => Promise<T>): Promise<T> {
+    let f = files.get(ref.id);
+    if (!f) {
+      f = Promise.resolve(readerFor(ref)).then((src) => how(wasm!, src));
+      files.set(ref.id, f);
+      f.catch(() => files.delete(ref.id));
+    }
+    return f as Promise<T>;
+  }
+
+  async function run(job: Job): Promise<WasmBatchHandle> {
+    const w = wasm!;
+    switch (job.kind) {
+      case 'msgpack':
+        return wasmCall(() => w.glue.decodeMsgpackPiece(job.bytes, job.base, job.inArray, job.fastPath, job.maxDepth)) as WasmBatchHandle;
+      case 'tsfile':
+        return (await open(job.file, (l, s) => TsFile.openWith(l, s))).readHandle(job.query);
+      case 'hdf5':
+        return (await open(job.file, (l, s) => Hdf5File.openWith(l, s))).readHandle(job.path, job.start, job.count);
+    }
+  }
+
+  const view = (ptrs: Uint32Array, i: number) => new Uint8Array(wasm!.memory.buffer, ptrs[2 * i]!, ptrs[2 * i + 1]!);
+
+  async function task(id: number, job: Job, shared: boolean): Promise<void> {
+    try {
+      const h = await run(job);
+      const desc = JSON.parse(h.schema()) as BatchDesc;
+      const ptrs = h.buffers();
+      const lens = Array.from({ length: ptrs.length / 2 }, (_, i) => ptrs[2 * i + 1]!);
+      const result: Decoded = { desc, lens, dicts: dictionaries(desc, (i) => view(ptrs, i)) };
+      if (shared) {
+        held.set(id, { h, ptrs });
+        port.post({ type: 'decoded', id, result, memory: memory() });
+      } else {
+        try {
+          result.buffers = lens.map((_, i) => view(ptrs, i).slice().buffer);
+        } finally {
+          h.free();
+        }
+        port.post({ type: 'decoded', id, result, memory: memory() }, result.buffers);
+      }
+    } catch (e) {
+      port.post({ type: 'failed', id, error: wire(e), memory: memory() });
+    }
+  }
+
+  function write(id: number, ops: WriteOp[]): void {
+    const got = held.get(id);
+    if (!got) return port.post({ type: 'failed', id, error: { name: 'Error', message: `arrowsmith: pool task ${id} has no decoded batch` }, memory: memory() });
+    held.delete(id);
+    const out: ArrayBuffer[] = [];
+    try {
+      for (const op of ops) {
+        const src = op.op === 'bits' && op.src < 0 ? undefined : view(got.ptrs, op.src);
+        switch (op.op) {
+          case 'bytes':
+            new Uint8Array(op.dst, op.at, src!.length).set(src!);
+            break;
+          case 'bits':
+            writeBits(src, op.n, new Int32Array(op.dst), op.bit);
+            break;
+          case 'offsets': {
+            const s = new Int32Array(src!.buffer, src!.byteOffset, op.n);
+            const d = new Int32Array(op.dst, op.at * 4, op.n);
+            for (let i = 0; i < op.n; i++) d[i] = s[i]! + op.add;
+            break;
+          }
+          case 'remap':
+            remap(new Int32Array(src!.buffer, src!.byteOffset, op.n), new Int32Array(op.dst, op.at * 4, op.n), op.map);
+            break;
+          case 'out':
+            out.push(src!.slice().buffer);
+            break;
+        }
+      }
+    } catch (e) {
+      got.h.free();
+      return port.post({ type: 'failed', id, error: wire(e), memory: memory() });
+    }
+    got.h.free();
+    port.post({ type: 'written', id, out, memory: memory() }, out);
+  }
+
+  port.onMessage((m) => {
+    switch (m.type) {
+      case 'init':
+        wasm = instantiateSync(glueFor(m.simd), m.module, m.simd);
+        break;
+      case 'task':
+        void task(m.id, m.job, m.shared);
+        break;
+      case 'write':
+        write(m.id, m.ops);
+        break;
+      case 'drop':
+        held.get(m.id)?.h.free();
+        held.delete(m.id);
+        break;
+      case 'forget':
+        files.get(m.file)?.then((f) => f.close(), () => {});
+        files.delete(m.file);
+        break;
+      case 'bytes': {
+        const r = reads.get(m.req);
+        reads.delete(m.req);
+        if (m.bytes) r?.resolve(m.bytes);
+        else r?.reject(new Error(m.error ?? 'arrowsmith: read failed'));
+        break;
+      }
+    }
+  });
+}
+
+/** Dictionary indices through a task-to-global map (a copy or a fill when it is trivial). */
+function remap(s: Int32Array, d: Int32Array, map: Int32Array): void {
+  if (map.every((g, i) => g === i)) return d.set(s);
+  // One value (a device's tag column): every slot gets it; null slots are masked anyway.
+  if (map.length === 1) return void d.fill(map[0]!);
+  const n = map.length;
+  for (let i = 0; i < s.length; i++) {
+    const k = s[i]!;
+    d[i] = k >= 0 && k < n ? map[k]! : 0;
+  }
+}
+
+/** The values of each dictionary column (pre-order), read from the worker's batch. */
+function dictionaries(desc: BatchDesc, bytes: (i: number) => Uint8Array): string[][] {
+  const out: string[][] = [];
+  const td = new TextDecoder();
+  const walk = (c: ColumnDesc) => {
+    if (c.type === 'dictionary') {
+      const d = c.children[0]!.col;
+      const offs = bytes(d.buffers[0]!);
+      const o = new Int32Array(offs.slice().buffer);
+      const data = bytes(d.buffers[1]!);
+      out.push(Array.from({ length: d.len }, (_, i) => td.decode(data.subarray(o[i]!, o[i + 1]!))));
+      return;
+    }
+    c.children.forEach((f) => walk(f.col));
+  };
+  desc.fields.forEach((f) => walk(f.col));
+  return out;
+}
+
+function wire(e: unknown): WireError {
+  const err = toDecodeError(e);
+  if (err instanceof DecodeError) {
+    const message = err.message.replace(/^.*? decode error at byte \d+: /, '');
+    return { name: err.name, message: err.message, decode: { format: err.format, offset: err.offset, code: err.code, message, needLength: err.needLength } };
+  }
+  const x = err instanceof Error ? err : new Error(String(err));
+  return { name: x.name, message: x.message };
+}

@@ -1,0 +1,194 @@
+// The worker pool: every MessagePack corpus decoded in parallel equals @msgpack/msgpack's
+// values; pieces that infer different types still give one decode's table; outputs land in
+// shared memory; errors stay typed; abort, recycling and every file source work, and the
+// pool stays usable after failures. (TsFile/HDF5 fixtures also run on pools in their own
+// test files, against the official writers' dumps.)
+import { encode } from '@msgpack/msgpack';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, decodeMsgpack, DecodeError, openHdf5, openTsFile, type Pool } from '../src/node.js';
+import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
+import { FIXTURES } from './fixtures.js';
+import { workerUrl } from './pools.js';
+
+const corpora = readdirSync(join(FIXTURES, 'msgpack')).filter((f) => f.endsWith('.msgpack')).sort();
+let pool: Pool;
+let transfer: Pool;
+
+beforeAll(async () => {
+  pool = await createPool({ size: 2, workerUrl });
+  transfer = await createPool({ size: 2, workerUrl, sharedMemory: false });
+});
+afterAll(() => {
+  pool.close();
+  transfer.close();
+});
+
+function records(n: number) {
+  const r = rng(7);
+  return Array.from({ length: n }, (_, i) => ({
+    id: i,
+    x: r() * 1000 - 500,
+    name: `n${i % 97}é`,
+    ok: i % 3 === 0,
+    maybe: i % 5 === 0 ? null : Math.floor(r() * 2 ** 31),
+    tags: Array.from({ length: i % 4 }, (_, k) => k * i),
+    pos: { lat: r(), lon: -r() },
+  }));
+}
+
+/** Every value of two tables, compared by position. */
+function expectSameTable(a: import('apache-arrow').Table, b: import('apache-arrow').Table) {
+  expect(b.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual(a.schema.fields.map((f) => `${f.name}:${f.type}`));
+  expect(b.numRows).toBe(a.numRows);
+  for (let c = 0; c < a.numCols; c++) {
+    const x = a.getChildAt(c)!;
+    const y = b.getChildAt(c)!;
+    for (let i = 0; i < a.numRows; i++) {
+      const [p, q] = [valueAt(x, i), valueAt(y, i)];
+      if (JSON.stringify(p, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)) !== JSON.stringify(q, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))) {
+        expect(q, `${a.schema.fields[c]!.name} row ${i}`).toEqual(p);
+      }
+    }
+  }
+}
+
+describe('worker pool', () => {
+  it('starts one worker per requested slot with the main thread’s build', () => {
+    expect(pool.size).toBe(2);
+    expect(pool.sharedMemory).toBe(true);
+    expect(transfer.sharedMemory).toBe(false);
+    expect(pool.stats().workers).toBe(2);
+  });
+
+  for (const file of corpora) {
+    it(`decodes Python corpus ${file} in parallel like @msgpack/msgpack`, async () => {
+      const bytes = new Uint8Array(readFileSync(join(FIXTURES, 'msgpack', file)));
+      const rows = file.includes('stream') ? referenceMulti(bytes) : (reference(bytes) as unknown[]);
+      expectTableMatches(await decodeMsgpack(bytes, { pool }), rows);
+      expectTableMatches(await decodeMsgpack(bytes, { pool: transfer }), rows);
+    });
+  }
+
+  it('decodes 20k nested records in parallel into shared buffers', async () => {
+    const bytes = encode(records(20_000));
+    const t = await decodeMsgpack(bytes, { pool });
+    expectTableMatches(t, reference(bytes) as unknown[]);
+    expect(t.batches.length).toBe(1);
+    expect(t.getChild('id')!.data[0]!.values.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // Utf8 bytes stay in an ordinary ArrayBuffer (TextDecoder rejects shared views).
+    expect(t.getChild('name')!.data[0]!.values.buffer).toBeInstanceOf(ArrayBuffer);
+    const tt = await decodeMsgpack(bytes, { pool: transfer });
+    expect(tt.batches.length).toBeGreaterThan(1);
+    expectTableMatches(tt, reference(bytes) as unknown[]);
+  });
+
+  it('gives one decode’s types when pieces would infer different ones', async () => {
+    const values: unknown[] = Array.from({ length: 5000 }, (_, i) => i);
+    values[4990] = 2.5; // only the last piece sees a float
+    values[10] = null;
+    const bytes = encode(values);
+    const single = decodeMsgpack(bytes);
+    expect(String(single.schema.fields[0]!.type)).toBe('Float64');
+    const t = await decodeMsgpack(bytes, { pool });
+    expectSameTable(single, t);
+    expectTableMatches(t, values);
+  });
+
+  it('rejects with the decoder’s typed error and stays usable', async () => {
+    const bytes = encode(records(3000));
+    const bad = bytes.slice();
+    const at = bytes.length - 200;
+    bad[at] = 0xc1; // never used
+    let single: unknown;
+    try {
+      decodeMsgpack(bad);
+    } catch (e) {
+      single = e;
+    }
+    expect(single).toBeInstanceOf(DecodeError);
+    const e = await decodeMsgpack(bad, { pool }).catch((x) => x);
+    expect(e).toBeInstanceOf(DecodeError);
+    expect((e as DecodeError).code).toBe((single as DecodeError).code);
+    expect((e as DecodeError).offset).toBe((single as DecodeError).offset);
+    expect((e as DecodeError).format).toBe('MessagePack');
+    expectTableMatches(await decodeMsgpack(bytes, { pool }), reference(bytes) as unknown[]);
+    // A truncation found by the structural scan: the same error as one decode.
+    const cut = bytes.subarray(0, bytes.length - 3);
+    const e2 = await decodeMsgpack(cut, { pool }).catch((x) => x);
+    expect(e2).toBeInstanceOf(DecodeError);
+    expect((e2 as DecodeError).code).toBe('truncated');
+  });
+
+  it('aborts: the busy workers are replaced and the next call works', async () => {
+    const bytes = encode(records(200_000));
+    const ac = new AbortController();
+    const p = decodeMsgpack(bytes, { pool, signal: ac.signal });
+    setTimeout(() => ac.abort(), 5);
+    await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    const already = AbortSignal.abort();
+    await expect(decodeMsgpack(bytes, { pool, signal: already })).rejects.toMatchObject({ name: 'AbortError' });
+    const small = encode(records(3000));
+    expectTableMatches(await decodeMsgpack(small, { pool }), reference(small) as unknown[]);
+    expect(pool.stats().workers).toBe(2);
+  });
+
+  it('recycles workers whose wasm memory grew past the limit', async () => {
+    const tiny = await createPool({ size: 1, workerUrl, recycleBytes: 1 });
+    try {
+      const bytes = encode(records(5000));
+      for (let i = 0; i < 3; i++) expectTableMatches(await decodeMsgpack(bytes, { pool: tiny }), reference(bytes) as unknown[]);
+      expect(tiny.stats().recycled).toBeGreaterThanOrEqual(3);
+    } finally {
+      tiny.close();
+    }
+  });
+
+  it('keeps worker memory flat over many calls', async () => {
+    const bytes = encode(records(2000));
+    for (let i = 0; i < 100; i++) await decodeMsgpack(bytes, { pool });
+    const before = pool.stats().wasmBytes;
+    for (let i = 0; i < 500; i++) await decodeMsgpack(bytes, { pool });
+    // Allocator settling may take a page or two; a leak would take ~50 KB per call.
+    pool.stats().wasmBytes.forEach((b, i) => expect(b - before[i]!).toBeLessThanOrEqual(2 * 65536));
+  });
+
+  it('reads files from a Blob, a custom reader and shared memory on the pool', async () => {
+    const ts = new Uint8Array(readFileSync(join(FIXTURES, 'tsfile', 'cpp_many_devices_ts2diff.tsfile')));
+    const h5 = new Uint8Array(readFileSync(join(FIXTURES, 'hdf5', 'vl_latest.h5')));
+    const custom = (b: Uint8Array) => ({ size: b.length, read: async (o: number, n: number) => b.slice(o, o + n) });
+    const sab = (b: Uint8Array) => {
+      const s = new Uint8Array(new SharedArrayBuffer(b.length));
+      s.set(b);
+      return s;
+    };
+    const want = await (await openTsFile(ts)).read();
+    expect(want.numRows).toBeGreaterThan(0);
+    for (const src of [new Blob([ts]), custom(ts), sab(ts)]) {
+      for (const p of [pool, transfer]) expectSameTable(want, await (await openTsFile(src, { pool: p })).read());
+    }
+    const plain = await openHdf5(h5);
+    const paths = (await plain.list('/')).filter((e) => e.kind === 'dataset' && e.shape.length > 0 && e.shape[0]! > 1).map((e) => '/' + e.name);
+    expect(paths.length).toBeGreaterThan(1);
+    for (const src of [new Blob([h5]), custom(h5), sab(h5)]) {
+      const f = await openHdf5(src, { pool });
+      for (const path of paths) expectSameTable(await plain.read(path), await f.read(path));
+      f.close();
+    }
+  });
+
+  it('splits a TsFile by time when there are fewer devices than workers', async () => {
+    const ts = new Uint8Array(readFileSync(join(FIXTURES, 'tsfile', 'cpp_many_devices_ts2diff.tsfile')));
+    const one = await openTsFile(ts);
+    const par = await openTsFile(ts, { pool });
+    const dev = one.devices()[0]!.path;
+    const series = (await one.timeseries()).filter((s) => s.device === dev);
+    const start = series[0]!.start + 3n;
+    const end = series[0]!.end - 2n;
+    for (const q of [{ devices: [dev] }, { devices: [dev], start, end }, { start, end, columns: [series[0]!.measurement] }, { timeUnit: 'us' as const }]) {
+      const t = await par.read(q);
+      expectSameTable(await one.read(q), t);
+    }
+  });
+});
