@@ -63,6 +63,8 @@ function plain(v: unknown): unknown {
 
 export class Hdf5File extends FileReaderBase<Glue> {
   #pool?: { pool: Pool; ref: FileRef };
+  /** Dataset info by path (the file is read-only, so it never changes). */
+  #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
 
   static open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
     return Hdf5File.openWith(current(), source, options);
@@ -85,7 +87,14 @@ export class Hdf5File extends FileReaderBase<Glue> {
 
   /** A dataset's shape, dtype, layout, chunking and filters. */
   async info(path: string): Promise<Hdf5DatasetInfo> {
-    return JSON.parse(await this.call(() => this.handle.info(path)));
+    let p = this.#infos.get(path);
+    if (!p) {
+      p = this.call(() => this.handle.info(path)).then((s) => JSON.parse(s) as Hdf5DatasetInfo);
+      this.#infos.set(path, p);
+      p.catch(() => this.#infos.delete(path));
+    }
+    // A copy each time: callers may modify what they get.
+    return structuredClone(await p);
   }
 
   /** Attributes of a group or dataset: scalars as values, arrays as arrays. */
@@ -130,7 +139,8 @@ export class Hdf5File extends FileReaderBase<Glue> {
     const total = info.shape[0];
     if (total === undefined || !(start >= 0) || start > total || (count !== undefined && !(count >= 0 && start + count <= total))) return undefined;
     const end = count === undefined ? total : start + count;
-    const pieces = Math.min(2 * pool.size, end - start);
+    // Row ranges of one dataset cost about the same, so one per worker balances.
+    const pieces = Math.min(pool.size, end - start);
     if (pieces < 2) return undefined;
     const grid = info.chunks?.[0] ?? 1;
     const cuts = [start];
