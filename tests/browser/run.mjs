@@ -127,13 +127,20 @@ const t = decodeMsgpack(readFileSync(${JSON.stringify(fixture)})); console.log((
     // An app bundled by esbuild from the installed package, run in Chromium.
     const web = join(tmp, 'web');
     mkdirSync(web);
-    writeFileSync(join(tmp, 'app.js'), `import { init, decodeMsgpack } from 'arrowsmith';
+    writeFileSync(join(tmp, 'app.js'), `import { init, decodeMsgpack, createPool } from 'arrowsmith';
 const probe = ${probe};
-(async () => { try { await init({ baseUrl: new URL('./wasm/', location.href) });
-  const t = decodeMsgpack(new Uint8Array(await (await fetch('f.msgpack')).arrayBuffer()));
-  window.__results = [{ name: 'decodes', ok: probe(t) === ${JSON.stringify(want)}, detail: probe(t) }];
-} catch (e) { window.__results = [{ name: 'decodes', ok: false, detail: String(e) }]; } })();`);
+(async () => { const results = []; try { await init({ baseUrl: new URL('./wasm/', location.href) });
+  const bytes = new Uint8Array(await (await fetch('f.msgpack')).arrayBuffer());
+  const t = decodeMsgpack(bytes);
+  results.push({ name: 'decodes', ok: probe(t) === ${JSON.stringify(want)}, detail: probe(t) });
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href) });
+  const p = await decodeMsgpack(bytes, { pool });
+  pool.close();
+  results.push({ name: 'decodes on a worker pool (worker bundled from arrowsmith/pool-worker.js)', ok: probe(p) === ${JSON.stringify(want)}, detail: probe(p) });
+} catch (e) { results.push({ name: 'decodes', ok: false, detail: String(e) }); } window.__results = results; })();`);
+    writeFileSync(join(tmp, 'worker.js'), `import 'arrowsmith/pool-worker.js';`);
     await build({ entryPoints: [join(tmp, 'app.js')], bundle: true, format: 'esm', platform: 'browser', outfile: join(web, 'app.js'), absWorkingDir: tmp, logLevel: 'warning' });
+    await build({ entryPoints: [join(tmp, 'worker.js')], bundle: true, format: 'esm', platform: 'browser', outfile: join(web, 'pool-worker.js'), absWorkingDir: tmp, logLevel: 'warning' });
     cpSync(join(tmp, 'node_modules/arrowsmith/wasm'), join(web, 'wasm'), { recursive: true });
     cpSync(fixture, join(web, 'f.msgpack'));
     writeFileSync(join(web, 'index.html'), '<!doctype html><script type="module" src="app.js"></script>');

@@ -11,7 +11,7 @@ describe('package.json', () => {
     expect(pkg.name).toBe('arrowsmith');
     expect(pkg.type).toBe('module');
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', node: './dist/node.js', default: './dist/index.js' });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './wasm/arrowsmith_simd.wasm', './wasm/arrowsmith_scalar.wasm', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './wasm/arrowsmith_simd.wasm', './wasm/arrowsmith_scalar.wasm', './pool-worker.js', './package.json']);
     expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
     expect(pkg.dependencies).toEqual({ 'apache-arrow': '^21.0.0' });
     expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'wasm/*.d.ts', 'README.md']);

@@ -4,8 +4,10 @@
 // pool stays usable after failures. (TsFile/HDF5 fixtures also run on pools in their own
 // test files, against the official writers' dumps.)
 import { encode } from '@msgpack/msgpack';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, decodeMsgpack, DecodeError, openHdf5, openTsFile, type Pool } from '../src/node.js';
 import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
@@ -132,6 +134,16 @@ describe('worker pool', () => {
     const small = encode(records(3000));
     expectTableMatches(await decodeMsgpack(small, { pool }), reference(small) as unknown[]);
     expect(pool.stats().workers).toBe(2);
+  });
+
+  it('rejects clearly when the worker script is not the pool worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'arrowsmith-'));
+    const idle = join(dir, 'idle.mjs');
+    writeFileSync(idle, 'setInterval(() => {}, 1000);\n'); // runs, never answers
+    await expect(createPool({ size: 1, workerUrl: pathToFileURL(idle), startTimeoutMs: 300 })).rejects.toThrow(/did not start/);
+    const crash = join(dir, 'crash.mjs');
+    writeFileSync(crash, 'throw new Error("boom");\n');
+    await expect(createPool({ size: 2, workerUrl: pathToFileURL(crash) })).rejects.toThrow(/boom|exited/);
   });
 
   it('recycles workers whose wasm memory grew past the limit', async () => {

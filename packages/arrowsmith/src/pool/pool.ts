@@ -29,6 +29,8 @@ export interface PoolOptions {
    * isolated, and always in Node). `false` makes each job return its own RecordBatch.
    */
   sharedMemory?: boolean;
+  /** How long workers may take to start (load the script, instantiate the module). Default 30 s. */
+  startTimeoutMs?: number;
 }
 
 /** Options every pooled call accepts. */
@@ -44,12 +46,25 @@ interface Wait {
 }
 
 class Slot {
+  /** The worker instantiated the module and answers. */
+  ready = false;
+  readonly started: Promise<void>;
+  #onReady!: () => void;
   busy = false;
   held = 0;
   memory = 0;
   readonly waits = new Map<number, Wait>();
-  constructor(readonly port: WorkerPort) {}
+  constructor(readonly port: WorkerPort) {
+    this.started = new Promise((resolve) => (this.#onReady = resolve));
+  }
+
+  markReady(): void {
+    this.ready = true;
+    this.#onReady();
+  }
 }
+
+
 
 interface Queued {
   job: Job;
@@ -124,6 +139,8 @@ export class Pool {
   #replace(slot: Slot, why: unknown): void {
     const i = this.#slots.indexOf(slot);
     if (i < 0) return;
+    // A worker that fails before it is ready fails the pool's start, not a loop of restarts.
+    if (!slot.ready && this.#startFailure) return this.#startFailure(why);
     slot.port.terminate();
     for (const w of slot.waits.values()) w.reject(why);
     slot.waits.clear();
@@ -134,6 +151,11 @@ export class Pool {
 
   #receive(slot: Slot, m: FromWorker): void {
     if (m.type === 'read') return void this.#serveRead(slot, m);
+    if (m.type === 'ready') {
+      slot.memory = m.memory;
+      slot.markReady();
+      return this.#pump();
+    }
     slot.memory = m.memory;
     const w = slot.waits.get(m.id);
     slot.waits.delete(m.id);
@@ -166,7 +188,7 @@ export class Pool {
   /** Start queued jobs on idle workers. */
   #pump(): void {
     for (const slot of this.#slots) {
-      if (slot.busy) continue;
+      if (slot.busy || !slot.ready) continue;
       const q = this.#queue.shift();
       if (!q) return;
       const id = this.#next++;
@@ -239,6 +261,29 @@ export class Pool {
       this.#recycleLarge(call);
     }
   }
+
+  /** Resolves when every worker is ready; rejects (and closes the pool) when one is not in time. */
+  async started(timeoutMs = 30_000): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`arrowsmith: pool workers did not start within ${timeoutMs / 1000} s; is ${this.#url} the arrowsmith pool worker script (arrowsmith/pool-worker.js)?`)),
+        timeoutMs,
+      );
+    });
+    const failed = new Promise<never>((_, reject) => (this.#startFailure = reject));
+    try {
+      await Promise.race([Promise.all(this.#slots.map((s) => s.started)), late, failed]);
+    } catch (e) {
+      this.close();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      this.#startFailure = undefined;
+    }
+  }
+
+  #startFailure?: (e: unknown) => void;
 
   /** Give wasm memory back: replace idle workers that grew past the limit. */
   #recycleLarge(call: Call): void {
@@ -320,6 +365,8 @@ export async function createPool(options: PoolOptions = {}): Promise<Pool> {
   const cores = platform.cores?.() ?? (globalThis.navigator?.hardwareConcurrency || 2);
   const size = Math.max(1, Math.floor(options.size ?? cores));
   const workerUrl = options.workerUrl ? new URL(options.workerUrl, globalThis.location?.href) : (platform.workerUrl ?? new URL('./worker-browser.js', import.meta.url));
-  return new Pool(wasm, { ...options, size, workerUrl });
+  const pool = new Pool(wasm, { ...options, size, workerUrl });
+  await pool.started(options.startTimeoutMs);
+  return pool;
 }
 

@@ -61,6 +61,7 @@ export interface WireError {
 }
 
 export type FromWorker =
+  | { type: 'ready'; memory: number }
   | { type: 'decoded'; id: number; result: Decoded; memory: number }
   | { type: 'written'; id: number; out: ArrayBuffer[]; memory: number }
   | { type: 'failed'; id: number; error: WireError; memory: number }

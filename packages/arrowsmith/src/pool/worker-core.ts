@@ -135,6 +135,7 @@ export function serve(port: Port): void {
     switch (m.type) {
       case 'init':
         wasm = instantiateSync(glueFor(m.simd), m.module, m.simd);
+        port.post({ type: 'ready', memory: memory() });
         break;
       case 'task':
         void task(m.id, m.job, m.shared);
