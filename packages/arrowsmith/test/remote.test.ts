@@ -78,6 +78,20 @@ describe('remote files over HTTP Range', () => {
     expect(stats.bytes / bytes.length).toBeLessThan(0.6);
   });
 
+  it('TsFile (table model, 16 devices): one field of one device transfers under 10% of the file', async () => {
+    // fixtures/remote: written by the official C++ writer (scripts/fixtures/tsfile/gen_bench.py
+    // --devices 16 --rows 2000 --writer-defaults --compression LZ4).
+    const file = 'remote/table_16dev.tsfile';
+    const bytes = readFileSync(join(FIXTURES, file));
+    const q = { table: 'bench_table', columns: ['s2'], tags: { id1: 'device07' } };
+    const local = await (await openTsFile(bytes)).read(q);
+    expect(local.numRows).toBe(2000);
+    reset();
+    const remote = await (await openTsFile(`${base}/ranges/${file}`)).read(q);
+    expect(rows(remote)).toBe(rows(local));
+    expect(stats.bytes / bytes.length).toBeLessThan(0.1);
+  });
+
   it('repeated reads are served from a bounded byte cache', async () => {
     const file = 'tsfile/java_tree_nonaligned.tsfile';
     const f = await openTsFile(`${base}/ranges/${file}`);
