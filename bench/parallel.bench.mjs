@@ -9,7 +9,8 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { createPool, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
+import { encode } from '@msgpack/msgpack';
+import { createPool, decodeMsgpack, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
 import { mdTable, median, writeResults } from './common.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,16 +33,19 @@ const CASES = [
   { label: 'HDF5 100k VL strings, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/str_gzip', time: 2000 },
   { label: 'HDF5 100k VL int32 seqs, contiguous', kind: 'hdf5', file: h5Path, path: '/vint_contig', time: 2000 },
   { label: 'HDF5 100k VL int32 seqs, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/vint_gzip', time: 2000 },
+  { label: 'MessagePack 400k records × 5 fields', kind: 'msgpack', time: 3000 },
 ];
+const records = encode(Array.from({ length: 400_000 }, (_, i) => ({ id: i, x: i * 0.37, name: `n${i % 1000}`, ok: i % 2 === 0, m: i % 7 ? i : null })));
 
 const pools = new Map();
 for (const size of sizes) pools.set(size, await createPool({ size }));
 const rows = [];
 const summary = [];
 for (const c of CASES) {
-  const bytes = new Uint8Array(readFileSync(c.file));
-  const open = (pool) => (c.kind === 'tsfile' ? openTsFile(bytes, { pool }) : openHdf5(bytes, { pool }));
-  const readOf = (f) => (c.kind === 'tsfile' ? () => f.read() : () => f.read(c.path));
+  const bytes = c.file ? new Uint8Array(readFileSync(c.file)) : records;
+  // MessagePack has no file to open: each sample decodes the whole buffer.
+  const open = async (pool) => (c.kind === 'tsfile' ? openTsFile(bytes, { pool }) : c.kind === 'hdf5' ? openHdf5(bytes, { pool }) : { pool });
+  const readOf = (f) => (c.kind === 'tsfile' ? () => f.read() : c.kind === 'hdf5' ? () => f.read(c.path) : async () => (f.pool ? decodeMsgpack(bytes, { pool: f.pool }) : decodeMsgpack(bytes)));
   const bench = new Bench({ time: c.time, warmupTime: 300 });
   let n = 0;
   const runners = [['calling thread (no pool)', await open(undefined)]];
