@@ -3,7 +3,9 @@
 //! wasm has no byte-swap instruction and the scalar build no vectors, so a per-byte loop
 //! costs 16 memory operations per 8 bytes and `u64::swap_bytes` ~20 shift/or steps.
 //! Swapping lanes with masked shifts needs 1 (width 2), 2 (width 4) or 3 (width 8) steps
-//! per word; natively LLVM recognises the same code as `bswap` and vectorizes it.
+//! per word. LLVM recognises those steps as a `bswap` (natively a good thing: one
+//! instruction, vectorized), which on wasm it expands back into the ~20-step form, so
+//! there the masks are hidden from it.
 
 pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
     match width {
@@ -15,16 +17,23 @@ pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// The lane masks `[bytes, 16-bit halves]`; opaque to the optimizer on wasm (see above).
+#[inline(always)]
+fn masks() -> [u64; 2] {
+    let m = [0x00ff_00ff_00ff_00ff, 0x0000_ffff_0000_ffff];
+    #[cfg(target_arch = "wasm32")]
+    let m = core::hint::black_box(m);
+    m
+}
+
 /// Reverse the bytes of every `W`-byte lane of a little-endian word.
 #[inline(always)]
-fn swap_word<const W: usize>(x: u64) -> u64 {
-    const M8: u64 = 0x00ff_00ff_00ff_00ff;
-    const M16: u64 = 0x0000_ffff_0000_ffff;
-    let x = ((x & M8) << 8) | ((x >> 8) & M8);
+fn swap_word<const W: usize>(x: u64, [m8, m16]: [u64; 2]) -> u64 {
+    let x = ((x & m8) << 8) | ((x >> 8) & m8);
     if W == 2 {
         return x;
     }
-    let x = ((x & M16) << 16) | ((x >> 16) & M16);
+    let x = ((x & m16) << 16) | ((x >> 16) & m16);
     if W == 4 {
         return x;
     }
@@ -33,6 +42,7 @@ fn swap_word<const W: usize>(x: u64) -> u64 {
 
 #[inline(always)]
 fn swap<const W: usize>(src: &[u8], dst: &mut [u8]) {
+    let m = masks();
     // Four words per iteration: V8 does not unroll, and the loop overhead is a third of
     // the work otherwise.
     let mut s4 = src.chunks_exact(32);
@@ -40,14 +50,14 @@ fn swap<const W: usize>(src: &[u8], dst: &mut [u8]) {
     for (si, di) in (&mut s4).zip(&mut d4) {
         for k in 0..4 {
             let x = u64::from_le_bytes(si[8 * k..8 * k + 8].try_into().unwrap());
-            di[8 * k..8 * k + 8].copy_from_slice(&swap_word::<W>(x).to_le_bytes());
+            di[8 * k..8 * k + 8].copy_from_slice(&swap_word::<W>(x, m).to_le_bytes());
         }
     }
     let mut s = s4.remainder().chunks_exact(8);
     let mut d = d4.into_remainder().chunks_exact_mut(8);
     for (si, di) in (&mut s).zip(&mut d) {
         let x = u64::from_le_bytes(si.try_into().unwrap());
-        di.copy_from_slice(&swap_word::<W>(x).to_le_bytes());
+        di.copy_from_slice(&swap_word::<W>(x, m).to_le_bytes());
     }
     // Fewer than 8 bytes left (a whole number of lanes): per byte.
     for (si, di) in s.remainder().chunks_exact(W).zip(d.into_remainder().chunks_exact_mut(W)) {
