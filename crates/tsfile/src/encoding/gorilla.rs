@@ -236,25 +236,57 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     prefix_i32(buf, limit, usize::MAX, out)
 }
 pub(crate) fn prefix_i32(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<i32>) -> DResult<()> {
-    decode_fast::<32, _>(buf, limit, stop, 0x8000_0000, out, |v| v as u32 as i32, slow_i32)
+    decode_fast::<32, _>(
+        buf,
+        limit,
+        stop,
+        0x8000_0000,
+        out,
+        |v| v as u32 as i32,
+        slow_i32,
+    )
 }
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
     prefix_i64(buf, limit, usize::MAX, out)
 }
 pub(crate) fn prefix_i64(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<i64>) -> DResult<()> {
-    decode_fast::<64, _>(buf, limit, stop, 0x8000_0000_0000_0000, out, |v| v as i64, slow_i64)
+    decode_fast::<64, _>(
+        buf,
+        limit,
+        stop,
+        0x8000_0000_0000_0000,
+        out,
+        |v| v as i64,
+        slow_i64,
+    )
 }
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     prefix_f32(buf, limit, usize::MAX, out)
 }
 pub(crate) fn prefix_f32(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<f32>) -> DResult<()> {
-    decode_fast::<32, _>(buf, limit, stop, 0x7FC0_0000, out, |v| f32::from_bits(v as u32), slow_f32)
+    decode_fast::<32, _>(
+        buf,
+        limit,
+        stop,
+        0x7FC0_0000,
+        out,
+        |v| f32::from_bits(v as u32),
+        slow_f32,
+    )
 }
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
     prefix_f64(buf, limit, usize::MAX, out)
 }
 pub(crate) fn prefix_f64(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_fast::<64, _>(buf, limit, stop, 0x7FF8_0000_0000_0000, out, f64::from_bits, slow_f64)
+    decode_fast::<64, _>(
+        buf,
+        limit,
+        stop,
+        0x7FF8_0000_0000_0000,
+        out,
+        f64::from_bits,
+        slow_f64,
+    )
 }
 
 #[cfg(test)]
@@ -337,14 +369,19 @@ mod tests {
 
     #[test]
     fn prefix_stops_early_and_agrees() {
-        let vals: Vec<u64> = (0..3000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 3).collect();
+        let vals: Vec<u64> = (0..3000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 3)
+            .collect();
         let enc = encode64(&vals, 0x8000_0000_0000_0000);
         let mut full = vec![];
         decode_i64(&enc, 5000, &mut full).unwrap();
         for stop in [0usize, 1, 7, 1000, 2999, 3000, 4000] {
             let mut v = vec![];
             prefix_i64(&enc, 5000, stop, &mut v).unwrap();
-            assert!(v.len() >= stop.min(3000) && full.starts_with(&v), "stop {stop}");
+            assert!(
+                v.len() >= stop.min(3000) && full.starts_with(&v),
+                "stop {stop}"
+            );
         }
         // The limit still applies when the prefix reaches it.
         assert!(prefix_i64(&enc, 10, 20, &mut vec![]).is_err());
