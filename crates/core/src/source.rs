@@ -82,7 +82,13 @@ impl RangeCache {
             .filter(|(s, seg)| **s + seg.len() as u64 >= start)
             .map(|(s, _)| *s)
             .collect();
-        if touching.is_empty() {
+        let covered = |s: &u64| *s >= start && *s + self.segments[s].len() as u64 <= end;
+        if touching.iter().all(covered) {
+            // The new bytes contain every neighbour (a host re-supplying a superset, as the
+            // in-memory path does): keep them as they are instead of copying them again.
+            for s in &touching {
+                self.segments.remove(s);
+            }
             self.segments.insert(offset, bytes);
             return;
         }
@@ -174,5 +180,16 @@ mod tests {
         assert_eq!(c.read(Format::TsFile, 5, 56).unwrap(), &file[5..61]);
         assert_eq!(c.read(Format::TsFile, 0, 1).unwrap(), &file[0..1]);
         assert_eq!(c.read(Format::TsFile, 0, 2).unwrap_err().code, ErrorCode::NeedBytes);
+    }
+
+    #[test]
+    fn cache_superset_replaces_neighbours() {
+        let file: Vec<u8> = (0..100u8).collect();
+        let mut c = RangeCache::new(100);
+        c.insert(0, file[0..7].to_vec());
+        c.insert(90, file[90..100].to_vec());
+        c.insert(0, file[0..95].to_vec());
+        assert_eq!(c.segments.len(), 1);
+        assert_eq!(c.read(Format::TsFile, 0, 100).unwrap(), &file[..]);
     }
 }

@@ -1,4 +1,4 @@
-//! Native read throughput: `cargo run --release -p arrowsmith-tsfile --example bench_read -- FILE [iters]`.
+//! Native read throughput: `cargo run --release -p arrowsmith-tsfile --example bench_read -- FILE [iters] [query-name-prefix]`.
 //! Make FILE with `scripts/fixtures/tsfile/gen_bench.py`.
 
 use arrowsmith_tsfile::{Query, TsFile};
@@ -10,6 +10,7 @@ fn main() {
         .next()
         .unwrap_or_else(|| "/tmp/tsfile_bench.tsfile".into());
     let iters: usize = args.next().map(|s| s.parse().unwrap()).unwrap_or(5);
+    let only = args.next().unwrap_or_default();
     let bytes = std::fs::read(&path).unwrap();
     let f = TsFile::open(&bytes).unwrap();
     let tables = f.tables();
@@ -36,7 +37,7 @@ fn main() {
             },
         ),
     ];
-    for (name, q) in &queries {
+    for (name, q) in queries.iter().filter(|(n, _)| n.starts_with(&only)) {
         let mut best = f64::MAX;
         let mut rows = 0;
         for _ in 0..iters {

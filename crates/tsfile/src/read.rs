@@ -6,7 +6,7 @@ use crate::builder::{arrow_type, date_to_days, popcount_prefix, ColBuilder};
 use crate::bytes::{err, Cursor};
 use crate::chunk::{next_page, read_chunk_header, ChunkHeader, PageHeader};
 use crate::compress::decompress;
-use crate::encoding::{decode_page, decode_page_v, Values};
+use crate::encoding::{decode_page, decode_page_prefix, decode_page_v, Values};
 use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
 use crate::types::{Compression, Encoding, TsType};
@@ -626,9 +626,15 @@ impl TsFile {
                         }
                         let vals = vvals[j].as_mut().unwrap();
                         vals.clear();
-                        decode_page_v(self.flavor(), enc, stream, present, vals)
-                            .map_err(|e| dec_err(vp, "value", e))?;
-                        if vals.len() < present {
+                        // Rows past `hi` are not wanted: their values need not be decoded.
+                        let (flavor, stop) = (self.flavor(), popcount_prefix(bitmap, hi));
+                        if hi < rows {
+                            decode_page_prefix(flavor, enc, stream, present, stop, vals)
+                        } else {
+                            decode_page_v(flavor, enc, stream, present, vals)
+                        }
+                        .map_err(|e| dec_err(vp, "value", e))?;
+                        if vals.len() < stop {
                             return Err(page_err(
                                 vp,
                                 "value",

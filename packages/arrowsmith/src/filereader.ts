@@ -61,7 +61,16 @@ export class FileReaderBase<R extends WasmFileReader> {
   protected async prefetch(flat: Float64Array | number[]): Promise<void> {
     if (flat.length === 0) return;
     const ranges: [number, number][] = [];
-    for (let i = 0; i < flat.length; i += 2) ranges.push(...this.missing(flat[i]!, flat[i + 1]!));
+    const whole = wholeBytes(this.reader) !== undefined;
+    for (let i = 0; i < flat.length; i += 2) {
+      const [s, e] = [flat[i]!, flat[i + 1]!];
+      if (!whole) ranges.push(...this.missing(s, e));
+      else if (this.missing(s, e).length > 0) {
+        // In memory, re-sending bytes is free but merging them into a loaded neighbour copies
+        // the whole range again inside wasm: send the union, which replaces the neighbour.
+        ranges.push([s, e], ...this.loaded.filter(([a, b]) => a <= e + COALESCE_GAP && b + COALESCE_GAP >= s));
+      }
+    }
     ranges.sort((a, b) => a[0] - b[0]);
     const merged: [number, number][] = [];
     for (const r of ranges) {

@@ -136,9 +136,11 @@ pub(crate) fn with_be_words<R>(buf: &[u8], f: impl FnOnce(&[u64]) -> R) -> R {
 }
 
 fn fill_be_words(buf: &[u8], w: &mut Vec<u64>) {
-    w.clear();
     let full = buf.len() / 8;
-    arrowsmith_core::simd::extend_from_be(w, &buf[..full * 8]);
+    // Reuse the buffer without re-zeroing it: every word below is overwritten.
+    w.truncate(full);
+    w.resize(full, 0);
+    arrowsmith_core::simd::swap_bytes(8, &buf[..full * 8], bytemuck::cast_slice_mut(&mut w[..]));
     let tail = &buf[full * 8..];
     if !tail.is_empty() {
         let mut t = [0u8; 8];

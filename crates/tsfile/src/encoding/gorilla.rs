@@ -86,10 +86,12 @@ fn run<const B: u32, T>(
 }
 
 /// Decode into `out` (appending at most `limit` values in all) with the word-based loop;
-/// on any malformation, fall back to the checked decoder for its exact error.
+/// on any malformation, fall back to the checked decoder for its exact error. With
+/// `upto < limit`, decoding ends once `out` holds `upto` values (a page prefix).
 fn decode_fast<const B: u32, T>(
     buf: &[u8],
     limit: usize,
+    upto: usize,
     end: u64,
     out: &mut Vec<T>,
     conv: impl Fn(u64) -> T + Copy,
@@ -107,7 +109,7 @@ fn decode_fast<const B: u32, T>(
             lead: 0,
             trail: 0,
         };
-        let mut left = limit.saturating_sub(start);
+        let mut left = limit.min(upto).saturating_sub(start);
         loop {
             // Every value costs at least one bit: never reserve more than the stream allows.
             let want = left.min(total.saturating_sub(st.p) + 1).clamp(1, 1 << 16);
@@ -122,7 +124,7 @@ fn decode_fast<const B: u32, T>(
             match stop {
                 Stop::End => return true,
                 Stop::Bad => return false,
-                Stop::Full if left == 0 => return false,
+                Stop::Full if left == 0 => return upto < limit,
                 Stop::Full => {}
             }
         }
@@ -231,12 +233,27 @@ fn slow_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
 }
 
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    decode_fast::<32, _>(buf, limit, 0x8000_0000, out, |v| v as u32 as i32, slow_i32)
+    prefix_i32(buf, limit, usize::MAX, out)
+}
+pub(crate) fn prefix_i32(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<i32>) -> DResult<()> {
+    decode_fast::<32, _>(
+        buf,
+        limit,
+        stop,
+        0x8000_0000,
+        out,
+        |v| v as u32 as i32,
+        slow_i32,
+    )
 }
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+    prefix_i64(buf, limit, usize::MAX, out)
+}
+pub(crate) fn prefix_i64(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<i64>) -> DResult<()> {
     decode_fast::<64, _>(
         buf,
         limit,
+        stop,
         0x8000_0000_0000_0000,
         out,
         |v| v as i64,
@@ -244,9 +261,13 @@ pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
     )
 }
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+    prefix_f32(buf, limit, usize::MAX, out)
+}
+pub(crate) fn prefix_f32(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<f32>) -> DResult<()> {
     decode_fast::<32, _>(
         buf,
         limit,
+        stop,
         0x7FC0_0000,
         out,
         |v| f32::from_bits(v as u32),
@@ -254,9 +275,13 @@ pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     )
 }
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
+    prefix_f64(buf, limit, usize::MAX, out)
+}
+pub(crate) fn prefix_f64(buf: &[u8], limit: usize, stop: usize, out: &mut Vec<f64>) -> DResult<()> {
     decode_fast::<64, _>(
         buf,
         limit,
+        stop,
         0x7FF8_0000_0000_0000,
         out,
         f64::from_bits,
@@ -340,5 +365,25 @@ mod tests {
         assert_eq!(v, vec![9]);
         assert!(decode_i32(&[], 10, &mut v).is_ok());
         assert!(decode_i32(&[0, 0], 10, &mut vec![]).is_err());
+    }
+
+    #[test]
+    fn prefix_stops_early_and_agrees() {
+        let vals: Vec<u64> = (0..3000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 3)
+            .collect();
+        let enc = encode64(&vals, 0x8000_0000_0000_0000);
+        let mut full = vec![];
+        decode_i64(&enc, 5000, &mut full).unwrap();
+        for stop in [0usize, 1, 7, 1000, 2999, 3000, 4000] {
+            let mut v = vec![];
+            prefix_i64(&enc, 5000, stop, &mut v).unwrap();
+            assert!(
+                v.len() >= stop.min(3000) && full.starts_with(&v),
+                "stop {stop}"
+            );
+        }
+        // The limit still applies when the prefix reaches it.
+        assert!(prefix_i64(&enc, 10, 20, &mut vec![]).is_err());
     }
 }

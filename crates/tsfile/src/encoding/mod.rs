@@ -9,6 +9,7 @@ pub mod dictionary;
 pub mod float;
 pub mod gorilla;
 pub mod plain;
+mod prefix;
 pub mod rlbe;
 pub mod rle;
 pub mod sprintz;
@@ -16,6 +17,7 @@ pub mod ts2diff;
 pub mod zigzag;
 
 use crate::types::{Encoding, Physical};
+pub use prefix::decode_page_prefix;
 
 /// A decoding failure at byte `pos` of the page stream.
 #[derive(Debug, Clone, PartialEq, Eq)]

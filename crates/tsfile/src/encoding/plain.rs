@@ -86,6 +86,16 @@ pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
 }
 
 fn fixed<T: bytemuck::Pod + Default>(buf: &[u8], limit: usize, out: &mut Vec<T>) -> DResult<()> {
+    prefix_fixed(buf, limit, usize::MAX, out)
+}
+
+/// Fixed-width values, only as many as bring `out` to `stop` (all of them for `usize::MAX`).
+pub(crate) fn prefix_fixed<T: bytemuck::Pod + Default>(
+    buf: &[u8],
+    limit: usize,
+    stop: usize,
+    out: &mut Vec<T>,
+) -> DResult<()> {
     let w = std::mem::size_of::<T>();
     if buf.len() % w != 0 {
         return Err(derr(
@@ -94,7 +104,8 @@ fn fixed<T: bytemuck::Pod + Default>(buf: &[u8], limit: usize, out: &mut Vec<T>)
         ));
     }
     check_limit(out.len(), buf.len() / w, limit, 0)?;
-    simd::extend_from_be(out, buf);
+    let n = (buf.len() / w).min(stop.saturating_sub(out.len()));
+    simd::extend_from_be(out, &buf[..n * w]);
     Ok(())
 }
 

@@ -7,11 +7,21 @@ use super::{
 };
 
 macro_rules! ts2diff {
-    ($name:ident, $t:ty, $u:ty, $bytes:expr, $maxw:expr) => {
+    ($name:ident, $prefix:ident, $t:ty, $u:ty, $bytes:expr, $maxw:expr) => {
         pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
+            $prefix(buf, limit, usize::MAX, out)
+        }
+
+        /// [`$name`] that stops after the block in which `out` reaches `stop` values.
+        pub(crate) fn $prefix(
+            buf: &[u8],
+            limit: usize,
+            stop: usize,
+            out: &mut Vec<$t>,
+        ) -> DResult<()> {
             with_be_words(buf, |words| {
                 let mut pos = 0usize;
-                while pos < buf.len() {
+                while pos < buf.len() && out.len() < stop {
                     let at = pos;
                     let hdr = 8 + 2 * $bytes;
                     if buf.len() - pos < hdr {
@@ -80,8 +90,8 @@ macro_rules! ts2diff {
     };
 }
 
-ts2diff!(decode_i32, i32, u32, 4, 32);
-ts2diff!(decode_i64, i64, u64, 8, 64);
+ts2diff!(decode_i32, prefix_i32, i32, u32, 4, 32);
+ts2diff!(decode_i64, prefix_i64, i64, u64, 8, 64);
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -114,6 +124,18 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn prefix_stops_after_its_block() {
+        let vals: Vec<i64> = (0..1000i64).map(|i| i * i % 977 - 300).collect();
+        let enc = encode_i64(&vals, 128);
+        let mut v = vec![];
+        prefix_i64(&enc, 2000, 200, &mut v).unwrap();
+        assert_eq!(v, vals[..258]); // two blocks of 1 + 128 values
+        let mut v = vec![];
+        prefix_i64(&enc, 2000, usize::MAX, &mut v).unwrap();
+        assert_eq!(v, vals);
     }
 
     #[test]
