@@ -63,10 +63,11 @@ impl<'a, 'c> VlReader<'a, 'c> {
             let h = &bytes[p..p + cell];
             c.lens.push(u32::from_le_bytes(h[0..4].try_into().unwrap()));
             let a = &h[4..4 + so];
-            c.addrs.push(if a.iter().all(|&b| b == 0xff) {
-                UNDEF
-            } else {
+            // 8-byte offsets: all-ones already reads as UNDEF.
+            c.addrs.push(if so == 8 || a.iter().any(|&b| b != 0xff) {
                 le_uint(a)
+            } else {
+                UNDEF
             });
             c.idxs
                 .push(u32::from_le_bytes(h[4 + so..8 + so].try_into().unwrap()));
@@ -136,88 +137,80 @@ impl<'a, 'c> VlReader<'a, 'c> {
         let n = cells.lens.len();
         let mut offsets = Vec::with_capacity(n + 1);
         offsets.push(0i32);
-        let mut total_elems: u64 = 0;
-        let mut validity = Bitmap::with_capacity(n);
+        let mut total: u64 = 0;
+        let mut valid = vec![0u8; n.div_ceil(8)];
         for i in 0..n {
-            let null = cells.addrs[i] == 0 || cells.addrs[i] == UNDEF;
-            validity.push(!null);
-            if !null {
-                total_elems += cells.lens[i] as u64;
-            }
-            let bytes = total_elems.saturating_mul(base.max(1) as u64);
-            if bytes > MAX_VALUES.min(self.budget) {
-                return Err(err(
-                    0,
-                    ErrorCode::Unsupported,
-                    format!(
-                        "variable-length payloads exceed the read limit ({} bytes left)",
-                        self.budget.min(MAX_VALUES)
-                    ),
-                ));
-            }
-            offsets.push(total_elems as i32);
+            let a = cells.addrs[i];
+            let ok = a != 0 && a != UNDEF;
+            valid[i / 8] |= (ok as u8) << (i % 8);
+            total += if ok { cells.lens[i] as u64 } else { 0 };
+            // Wraps only past the limit, and then the offsets are dropped below.
+            offsets.push(total as i32);
         }
-        self.budget -= total_elems * base as u64;
-        Ok((offsets, validity))
+        // n < 2^60 and lens < 2^32, so `total` itself cannot overflow.
+        let limit = MAX_VALUES.min(self.budget);
+        if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
+            return Err(err(
+                0,
+                ErrorCode::Unsupported,
+                format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
+            ));
+        }
+        self.budget -= total * base as u64;
+        Ok((offsets, Bitmap::from_bytes(valid, n)))
     }
 
-    /// Copy every cell's payload to `values[offsets[i] * base ..]`.
+    /// Copy every valid cell's payload to `values[offsets[i] * base ..]`, one run of cells
+    /// sharing a collection at a time. Cells are visited in increasing offset order, which
+    /// [`copy_payload`] relies on.
     fn gather_into(
         &mut self,
         cells: &Cells,
         base: usize,
         offsets: &[i32],
-        validity: &Bitmap,
         values: &mut [u8],
     ) -> Result<()> {
-        self.load(cells)?;
         let n = cells.lens.len();
-        let mut last: Option<(u64, &Collection<'a>)> = None;
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..n {
-            if cells.lens[i] == 0 || !validity.get(i) {
+        let mut i = 0;
+        while i < n {
+            let a = cells.addrs[i];
+            let end = i + cells.addrs[i..].iter().take_while(|&&x| x == a).count();
+            if a == 0 || a == UNDEF {
+                i = end;
                 continue;
             }
-            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
-            let len = cells.lens[i] as usize * base;
-            let a = cells.addrs[i];
-            let coll = match last {
-                Some((la, c)) if la == a => c,
-                _ => {
-                    let c = self.cache.get(&a).expect("loaded");
-                    last = Some((a, c));
-                    c
+            let coll = self.cache.get(&a).expect("loaded");
+            for k in i..end {
+                // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
+                let len = cells.lens[k] as usize * base;
+                if len == 0 {
+                    continue;
                 }
-            };
-            let obj = coll.object(cells.idxs[i]).ok_or_else(|| {
-                invalid(
-                    coll.at,
-                    format!(
-                        "global heap collection has no object {} (cell {i})",
-                        cells.idxs[i]
-                    ),
-                )
-            })?;
-            if obj.len() < len {
-                return Err(invalid(
-                    coll.at,
-                    format!(
-                        "global heap object {} holds {} bytes, cell {i} needs {len}",
-                        cells.idxs[i],
-                        obj.len()
-                    ),
-                ));
+                let idx = cells.idxs[k];
+                let (from, size) = coll.span(idx).ok_or_else(|| {
+                    invalid(
+                        coll.at,
+                        format!("global heap collection has no object {idx} (cell {k})"),
+                    )
+                })?;
+                if size < len {
+                    return Err(invalid(
+                        coll.at,
+                        format!("global heap object {idx} holds {size} bytes, cell {k} needs {len}"),
+                    ));
+                }
+                copy_payload(values, offsets[k] as usize * base, coll.bytes, from, len);
             }
-            let at = offsets[i] as usize * base;
-            values[at..at + len].copy_from_slice(&obj[..len]);
+            i = end;
         }
         Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
+        self.load(cells)?;
         let (offsets, validity) = self.offsets(cells, base)?;
         let mut values = vec![0u8; *offsets.last().unwrap() as usize * base];
-        self.gather_into(cells, base, &offsets, &validity, &mut values)?;
+        self.gather_into(cells, base, &offsets, &mut values)?;
         Ok((offsets, values, validity))
     }
 
@@ -229,15 +222,10 @@ impl<'a, 'c> VlReader<'a, 'c> {
         wrap: fn(Vec<T>) -> Buffer,
     ) -> Result<(Vec<i32>, Column, Bitmap)> {
         let base = std::mem::size_of::<T>();
+        self.load(cells)?;
         let (offsets, validity) = self.offsets(cells, base)?;
         let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
-        self.gather_into(
-            cells,
-            base,
-            &offsets,
-            &validity,
-            bytemuck::cast_slice_mut(&mut values),
-        )?;
+        self.gather_into(cells, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
         Ok((
             offsets,
             Column::primitive(dtype, wrap(values), None),
@@ -331,5 +319,25 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
             _ => Err(invalid(0, "decode_vl on a fixed-size type")),
         }
+    }
+}
+
+/// Copy `src[from..from + len]` to `dst[at..at + len]`. Payloads up to 64 bytes (typical
+/// strings) move in 16-byte blocks when both buffers have room past the end: in wasm that
+/// beats one `memory.copy` call per cell. The bytes written past `at + len` belong to cells
+/// copied later (callers go in increasing `at` order), so they are overwritten before the
+/// buffer is used; near either buffer's end the exact copy is taken instead.
+#[inline]
+fn copy_payload(dst: &mut [u8], at: usize, src: &[u8], from: usize, len: usize) {
+    let padded = len.div_ceil(16) * 16;
+    if len <= 64 && at + padded <= dst.len() && from + padded <= src.len() {
+        let mut o = 0;
+        while o < len {
+            let block: [u8; 16] = src[from + o..from + o + 16].try_into().unwrap();
+            dst[at + o..at + o + 16].copy_from_slice(&block);
+            o += 16;
+        }
+    } else {
+        dst[at..at + len].copy_from_slice(&src[from..from + len]);
     }
 }
