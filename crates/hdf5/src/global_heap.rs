@@ -121,10 +121,13 @@ impl<'a> Collection<'a> {
                     format!("global heap object {idx}: size {osize} past its collection"),
                 ));
             }
+            // Indexes usually count up from 1: append, padding any gap with MISSING.
             if objs.len() <= idx {
-                objs.resize(idx + 1, MISSING);
+                objs.resize(idx, MISSING);
+                objs.push((start as u32, osize as u32));
+            } else {
+                objs[idx] = (start as u32, osize as u32);
             }
-            objs[idx] = (start as u32, osize as u32);
             p = start + (osize as usize).div_ceil(8) * 8;
         }
         Ok(Collection {

@@ -24,6 +24,7 @@ pub mod local_heap;
 pub mod object_header;
 pub mod retry_memo;
 pub mod superblock;
+pub mod vl_cells;
 pub mod vlen;
 
 use std::borrow::Cow;
