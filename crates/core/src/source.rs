@@ -61,11 +61,22 @@ pub struct RangeCache {
     size: u64,
     /// Loaded segments keyed by start offset; they never overlap (inserts merge).
     segments: BTreeMap<u64, Vec<u8>>,
+    /// Keep segments that only touch apart (see [`RangeCache::keeping_neighbours`]).
+    separate_neighbours: bool,
 }
 
 impl RangeCache {
     pub fn new(size: u64) -> Self {
-        RangeCache { size, segments: BTreeMap::new() }
+        RangeCache { size, segments: BTreeMap::new(), separate_neighbours: false }
+    }
+
+    /// A cache that merges only overlapping ranges, not ranges that merely touch. For
+    /// readers that supply large adjacent ranges (HDF5 cells, then the heap right after
+    /// them) whose single reads never span both: no supplied range is copied a second
+    /// time. A read that does span two neighbours gets `NeedBytes` for its range; supplying
+    /// it overlaps both and merges them, so reads stay correct.
+    pub fn keeping_neighbours(size: u64) -> Self {
+        RangeCache { separate_neighbours: true, ..RangeCache::new(size) }
     }
 
     /// Add loaded bytes at `offset`, merging with overlapping or touching segments.
@@ -75,11 +86,15 @@ impl RangeCache {
         }
         let mut start = offset;
         let mut end = offset + bytes.len() as u64;
-        // Collect segments that overlap or touch [start, end].
+        // Collect segments that overlap or touch [start, end] (only overlap when neighbours stay separate).
+        let sep = self.separate_neighbours;
         let touching: Vec<u64> = self
             .segments
             .range(..=end)
-            .filter(|(s, seg)| **s + seg.len() as u64 >= start)
+            .filter(|(s, seg)| {
+                let s_end = **s + seg.len() as u64;
+                if sep { **s < end && s_end > start } else { s_end >= start }
+            })
             .map(|(s, _)| *s)
             .collect();
         let covered = |s: &u64| *s >= start && *s + self.segments[s].len() as u64 <= end;
@@ -191,5 +206,21 @@ mod tests {
         c.insert(0, file[0..95].to_vec());
         assert_eq!(c.segments.len(), 1);
         assert_eq!(c.read(Format::TsFile, 0, 100).unwrap(), &file[..]);
+    }
+
+    #[test]
+    fn cache_keeping_neighbours_merges_only_overlaps() {
+        let file: Vec<u8> = (0..100u8).collect();
+        let mut c = RangeCache::keeping_neighbours(100);
+        for (a, b) in [(10, 20), (20, 30), (0, 10)] {
+            c.insert(a, file[a as usize..b].to_vec());
+        }
+        assert_eq!(c.segments.len(), 3);
+        assert_eq!(c.read(Format::Hdf5, 20, 10).unwrap(), &file[20..30]);
+        // A read across two neighbours asks for its range; supplying it merges them.
+        assert_eq!(c.read(Format::Hdf5, 15, 10).unwrap_err().code, ErrorCode::NeedBytes);
+        c.insert(15, file[15..25].to_vec());
+        assert_eq!(c.segments.len(), 2);
+        assert_eq!(c.read(Format::Hdf5, 12, 16).unwrap(), &file[12..28]);
     }
 }

@@ -9,8 +9,10 @@ use crate::vlen::VlReader;
 /// Utf8 when the bytes are valid UTF-8 per value, else Binary (nothing is lossy-replaced).
 pub fn utf8_or_binary(offsets: Vec<i32>, data: Vec<u8>, validity: Option<Bitmap>) -> Column {
     // One validation over the whole buffer, plus a check that no value starts on a
-    // continuation byte: together they imply every value is valid on its own.
-    let ok = std::str::from_utf8(&data).is_ok()
+    // continuation byte: together they imply every value is valid on its own. All-ASCII
+    // data (no continuation bytes at all) needs neither.
+    let ok = simd::is_ascii(&data)
+        || std::str::from_utf8(&data).is_ok()
         && offsets
             .iter()
             .all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));

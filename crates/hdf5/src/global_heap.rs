@@ -104,7 +104,8 @@ impl<'a> Collection<'a> {
             return Err(invalid(at, format!("global heap collection size {size}")));
         }
         let bytes = ctx.read(addr, size, "global heap collection")?;
-        let mut objs: Vec<(u32, u32)> = Vec::new();
+        // Objects take at least 16 bytes of header + 8 of data with 8-byte lengths.
+        let mut objs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut p = 16usize;
         let ohdr = (8 + sl).div_ceil(8) * 8;
         while p + ohdr <= bytes.len() {
@@ -120,10 +121,13 @@ impl<'a> Collection<'a> {
                     format!("global heap object {idx}: size {osize} past its collection"),
                 ));
             }
+            // Indexes usually count up from 1: append, padding any gap with MISSING.
             if objs.len() <= idx {
-                objs.resize(idx + 1, MISSING);
+                objs.resize(idx, MISSING);
+                objs.push((start as u32, osize as u32));
+            } else {
+                objs[idx] = (start as u32, osize as u32);
             }
-            objs[idx] = (start as u32, osize as u32);
             p = start + (osize as usize).div_ceil(8) * 8;
         }
         Ok(Collection {
@@ -135,10 +139,14 @@ impl<'a> Collection<'a> {
 
     #[inline]
     pub fn object(&self, idx: u32) -> Option<&'a [u8]> {
+        let (s, n) = self.span(idx)?;
+        Some(&self.bytes[s..s + n])
+    }
+
+    /// `(start, size)` of object `idx` within [`Collection::bytes`] (checked at parse).
+    #[inline]
+    pub fn span(&self, idx: u32) -> Option<(usize, usize)> {
         let &(s, n) = self.objs.get(idx as usize)?;
-        if n == u32::MAX {
-            return None;
-        }
-        Some(&self.bytes[s as usize..s as usize + n as usize])
+        (n != u32::MAX).then_some((s as usize, n as usize))
     }
 }

@@ -155,7 +155,15 @@ impl<'a> Cur<'a> {
     }
 }
 
+#[inline]
 pub fn le_uint(b: &[u8]) -> u64 {
+    // The usual widths (8-byte offsets/lengths, 4-byte fields) without the byte loop.
+    if let Ok(w) = <[u8; 8]>::try_from(b) {
+        return u64::from_le_bytes(w);
+    }
+    if let Ok(w) = <[u8; 4]>::try_from(b) {
+        return u32::from_le_bytes(w) as u64;
+    }
     let mut v = 0u64;
     for (i, &x) in b.iter().enumerate().take(8) {
         v |= (x as u64) << (8 * i);

@@ -22,7 +22,9 @@ pub mod io;
 pub mod layout;
 pub mod local_heap;
 pub mod object_header;
+pub mod retry_memo;
 pub mod superblock;
+pub mod vl_cells;
 pub mod vlen;
 
 use std::borrow::Cow;
@@ -123,6 +125,8 @@ pub struct Hdf5File {
     /// Parsed global heap collection tables, shared by every read of this file (bounded;
     /// see [`global_heap::GCOL_CACHE_BYTES`]). [`Hdf5File::clear_cache`] drops them.
     gcol: global_heap::GcolCache,
+    /// Decoded chunks of a read that stopped for missing heap bytes (see [`retry_memo`]).
+    memo: retry_memo::RetryMemo,
 }
 
 struct Dataset {
@@ -141,12 +145,14 @@ impl Hdf5File {
             superblock: Superblock::find(src)?,
             max_read_bytes: DEFAULT_MAX_READ_BYTES,
             gcol: Default::default(),
+            memo: Default::default(),
         })
     }
 
     /// Drop cached global heap tables (only needed if the file's bytes could change).
     pub fn clear_cache(&self) {
         self.gcol.clear();
+        self.memo.clear();
     }
 
     fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {
@@ -397,7 +403,8 @@ impl Hdf5File {
             inner: src,
             log: RefCell::new(Vec::new()),
         };
-        let res = self.read(&rec, path, start, count);
+        // Without the memo: a plan must log every range the read touches.
+        let res = self.read_with(&rec, path, start, count, false);
         let mut log = rec.log.into_inner();
         match res {
             Ok(_) => {}
@@ -416,6 +423,17 @@ impl Hdf5File {
         path: &str,
         start: u64,
         count: Option<u64>,
+    ) -> Result<Batch> {
+        self.read_with(src, path, start, count, true)
+    }
+
+    fn read_with(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+        use_memo: bool,
     ) -> Result<Batch> {
         let ctx = self.ctx(src);
         let ds = self.dataset(&ctx, path)?;
@@ -440,7 +458,6 @@ impl Hdf5File {
             .skip(1)
             .try_fold(1u64, |a, &d| a.checked_mul(d))
             .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
-        let es = ds.dtype.size() as u64;
         let at = ds.at;
         let locate = |mut e: DecodeError| {
             if e.offset == 0 && !e.is_need_bytes() {
@@ -449,20 +466,51 @@ impl Hdf5File {
             }
             e
         };
-        let raw = self
-            .read_raw(&ctx, &ds, start, nrows, row_elems)
-            .map_err(locate)?;
-        let n = (nrows * row_elems) as usize;
-        let mut vl = VlReader::new(&ctx, &self.gcol, self.max_read_bytes);
+        let key = (at, start, nrows);
+        let raw = match use_memo.then(|| self.memo.take(key)).flatten() {
+            Some(v) => Cow::Owned(v),
+            None => self
+                .read_raw(&ctx, &ds, start, nrows, row_elems)
+                .map_err(locate)?,
+        };
+        let decoded = self.decode_selection(&ctx, &ds, &raw, nrows * row_elems, path);
+        match decoded {
+            Err(e) if e.is_need_bytes() && use_memo => {
+                if let Cow::Owned(v) = raw {
+                    self.memo.keep(key, v);
+                }
+                Err(e)
+            }
+            Err(e) => Err(locate(e)),
+            Ok((fields, columns)) => {
+                let mut b = Batch::new(fields, columns);
+                b.num_rows = nrows as usize;
+                Ok(b)
+            }
+        }
+    }
+
+    /// Decode `n` elements of raw selection bytes into the fields and columns of a batch.
+    fn decode_selection(
+        &self,
+        ctx: &Ctx,
+        ds: &Dataset,
+        raw: &[u8],
+        n: u64,
+        path: &str,
+    ) -> Result<(Vec<Field>, Vec<Column>)> {
+        let dims = &ds.space.dims;
+        let es = ds.dtype.size() as u64;
+        let n = n as usize;
+        let mut vl = VlReader::new(ctx, &self.gcol, self.max_read_bytes);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
         let name = path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/");
-        let (fields, columns) = match &ds.dtype {
+        Ok(match &ds.dtype {
             Datatype::Compound { members, .. } => {
                 let mut f = Vec::new();
                 let mut c = Vec::new();
                 for m in members {
-                    let col = decode(&mut vl, &m.dtype, &raw, n, es as usize, m.offset as usize)
-                        .map_err(locate)?;
+                    let col = decode(&mut vl, &m.dtype, raw, n, es as usize, m.offset as usize)?;
                     let col = fixed_size_lists(col, trailing);
                     f.push(Field::new(m.name.clone(), col.dtype.clone(), true));
                     c.push(col);
@@ -470,16 +518,10 @@ impl Hdf5File {
                 (f, c)
             }
             dt => {
-                let col = fixed_size_lists(
-                    decode(&mut vl, dt, &raw, n, es as usize, 0).map_err(locate)?,
-                    trailing,
-                );
+                let col = fixed_size_lists(decode(&mut vl, dt, raw, n, es as usize, 0)?, trailing);
                 (vec![Field::new(name, col.dtype.clone(), true)], vec![col])
             }
-        };
-        let mut b = Batch::new(fields, columns);
-        b.num_rows = nrows as usize;
-        Ok(b)
+        })
     }
 
     /// The selection's element bytes, row-major, after filters, fill applied.

@@ -1,6 +1,6 @@
 //! The batched variable-length path.
 //!
-//! For N cells: parse every cell header from the already-decoded raw bytes (one pass, SoA),
+//! For N cells: read every cell header from the already-decoded raw bytes (in place),
 //! build Arrow offsets by prefix sum (sizing the values buffer exactly, one allocation),
 //! collect the distinct global heap collections, parse each once (cached per read, and
 //! requested from the host as coalesced ranges when not loaded), then copy every payload
@@ -17,7 +17,8 @@ use arrowsmith_core::{
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
 use crate::global_heap::{Collection, GcolCache};
-use crate::io::{err, invalid, le_uint, UNDEF};
+use crate::io::{err, invalid, le_uint};
+use crate::vl_cells::Cells;
 use crate::Ctx;
 
 /// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
@@ -31,12 +32,6 @@ pub struct VlReader<'a, 'c> {
     budget: u64,
 }
 
-struct Cells {
-    lens: Vec<u32>,
-    addrs: Vec<u64>,
-    idxs: Vec<u32>,
-}
-
 impl<'a, 'c> VlReader<'a, 'c> {
     pub fn new(ctx: &'c Ctx<'a>, tables: &'c GcolCache, max_bytes: u64) -> Self {
         VlReader {
@@ -47,45 +42,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
         }
     }
 
-    fn cells(&self, bytes: &[u8], n: usize, stride: usize, off: usize) -> Result<Cells> {
-        let so = self.ctx.sb.so as usize;
-        let cell = 8 + so;
-        let mut c = Cells {
-            lens: Vec::with_capacity(n),
-            addrs: Vec::with_capacity(n),
-            idxs: Vec::with_capacity(n),
-        };
-        if n > 0 && (n - 1) * stride + off + cell > bytes.len() {
-            return Err(invalid(0, "variable-length cells past the raw data"));
-        }
-        for i in 0..n {
-            let p = i * stride + off;
-            let h = &bytes[p..p + cell];
-            c.lens.push(u32::from_le_bytes(h[0..4].try_into().unwrap()));
-            let a = &h[4..4 + so];
-            c.addrs.push(if a.iter().all(|&b| b == 0xff) {
-                UNDEF
-            } else {
-                le_uint(a)
-            });
-            c.idxs
-                .push(u32::from_le_bytes(h[4 + so..8 + so].try_into().unwrap()));
-        }
-        Ok(c)
-    }
-
-    /// Parse every distinct collection the cells point to (each once). When bytes are
-    /// missing, ask for one range covering the neighbouring missing collections too.
-    fn load(&mut self, cells: &Cells) -> Result<()> {
-        // Cells point to few collections in long runs: dedupe runs first, then sort.
-        let mut addrs: Vec<u64> = Vec::new();
-        let mut prev = 0;
-        for &a in &cells.addrs {
-            if a != prev && a != 0 && a != UNDEF {
-                addrs.push(a);
-                prev = a;
-            }
-        }
+    /// Parse every distinct collection in `addrs` (each once). When bytes are missing, ask
+    /// for one range covering the neighbouring missing collections too.
+    fn load(&mut self, mut addrs: Vec<u64>) -> Result<()> {
         addrs.sort_unstable();
         addrs.dedup();
         for (k, &a) in addrs.iter().enumerate() {
@@ -130,94 +89,92 @@ impl<'a, 'c> VlReader<'a, 'c> {
         Ok(())
     }
 
-    /// Element offsets (i32, n+1) and validity (null reference → null), checking the
-    /// total payload against the read budget.
-    fn offsets(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Bitmap)> {
-        let n = cells.lens.len();
-        let mut offsets = Vec::with_capacity(n + 1);
-        offsets.push(0i32);
-        let mut total_elems: u64 = 0;
-        let mut validity = Bitmap::with_capacity(n);
-        for i in 0..n {
-            let null = cells.addrs[i] == 0 || cells.addrs[i] == UNDEF;
-            validity.push(!null);
-            if !null {
-                total_elems += cells.lens[i] as u64;
-            }
-            let bytes = total_elems.saturating_mul(base.max(1) as u64);
-            if bytes > MAX_VALUES.min(self.budget) {
-                return Err(err(
-                    0,
-                    ErrorCode::Unsupported,
-                    format!(
-                        "variable-length payloads exceed the read limit ({} bytes left)",
-                        self.budget.min(MAX_VALUES)
-                    ),
-                ));
-            }
-            offsets.push(total_elems as i32);
+    /// Element offsets (i32, n+1), validity (null reference → null) and the collections
+    /// the cells point to (deduplicated by runs), checking the total payload against the
+    /// read budget.
+    fn offsets(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Bitmap, Vec<u64>)> {
+        let n = cells.n;
+        let mut total: u64 = 0;
+        let mut valid = vec![0u8; n.div_ceil(8)];
+        // Cells point to few collections in long runs.
+        let mut addrs: Vec<u64> = Vec::new();
+        let mut prev = 0;
+        let offsets: Vec<i32> = std::iter::once(0)
+            .chain((0..n).map(|i| {
+                let c = cells.get(i);
+                if !c.is_null() {
+                    valid[i / 8] |= 1 << (i % 8);
+                    total += c.len as u64;
+                    if c.addr != prev {
+                        addrs.push(c.addr);
+                        prev = c.addr;
+                    }
+                }
+                // Wraps only past the limit, and then the offsets are dropped below.
+                total as i32
+            }))
+            .collect();
+        // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
+        let limit = MAX_VALUES.min(self.budget);
+        if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
+            return Err(err(
+                0,
+                ErrorCode::Unsupported,
+                format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
+            ));
         }
-        self.budget -= total_elems * base as u64;
-        Ok((offsets, validity))
+        self.budget -= total * base as u64;
+        Ok((offsets, Bitmap::from_bytes(valid, n), addrs))
     }
 
-    /// Copy every cell's payload to `values[offsets[i] * base ..]`.
+    /// Copy every valid cell's payload to `values[offsets[i] * base ..]`. Cells are visited
+    /// in increasing offset order, which [`copy_payload`] relies on.
     fn gather_into(
-        &mut self,
+        &self,
         cells: &Cells,
         base: usize,
         offsets: &[i32],
-        validity: &Bitmap,
         values: &mut [u8],
     ) -> Result<()> {
-        self.load(cells)?;
-        let n = cells.lens.len();
-        let mut last: Option<(u64, &Collection<'a>)> = None;
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..n {
-            if cells.lens[i] == 0 || !validity.get(i) {
+        let mut cur: Option<(u64, &Collection<'a>)> = None;
+        for i in 0..cells.n {
+            let c = cells.get(i);
+            if c.is_null() || c.len == 0 {
                 continue;
             }
-            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
-            let len = cells.lens[i] as usize * base;
-            let a = cells.addrs[i];
-            let coll = match last {
-                Some((la, c)) if la == a => c,
+            let coll = match cur {
+                Some((a, coll)) if a == c.addr => coll,
                 _ => {
-                    let c = self.cache.get(&a).expect("loaded");
-                    last = Some((a, c));
-                    c
+                    let coll = self.cache.get(&c.addr).expect("loaded");
+                    cur = Some((c.addr, coll));
+                    coll
                 }
             };
-            let obj = coll.object(cells.idxs[i]).ok_or_else(|| {
+            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
+            let len = c.len as usize * base;
+            let idx = c.idx;
+            let (from, size) = coll.span(idx).ok_or_else(|| {
                 invalid(
                     coll.at,
-                    format!(
-                        "global heap collection has no object {} (cell {i})",
-                        cells.idxs[i]
-                    ),
+                    format!("global heap collection has no object {idx} (cell {i})"),
                 )
             })?;
-            if obj.len() < len {
+            if size < len {
                 return Err(invalid(
                     coll.at,
-                    format!(
-                        "global heap object {} holds {} bytes, cell {i} needs {len}",
-                        cells.idxs[i],
-                        obj.len()
-                    ),
+                    format!("global heap object {idx} holds {size} bytes, cell {i} needs {len}"),
                 ));
             }
-            let at = offsets[i] as usize * base;
-            values[at..at + len].copy_from_slice(&obj[..len]);
+            copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
         }
         Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
-        let (offsets, validity) = self.offsets(cells, base)?;
+        let (offsets, validity, addrs) = self.offsets(cells, base)?;
+        self.load(addrs)?;
         let mut values = vec![0u8; *offsets.last().unwrap() as usize * base];
-        self.gather_into(cells, base, &offsets, &validity, &mut values)?;
+        self.gather_into(cells, base, &offsets, &mut values)?;
         Ok((offsets, values, validity))
     }
 
@@ -229,15 +186,10 @@ impl<'a, 'c> VlReader<'a, 'c> {
         wrap: fn(Vec<T>) -> Buffer,
     ) -> Result<(Vec<i32>, Column, Bitmap)> {
         let base = std::mem::size_of::<T>();
-        let (offsets, validity) = self.offsets(cells, base)?;
+        let (offsets, validity, addrs) = self.offsets(cells, base)?;
+        self.load(addrs)?;
         let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
-        self.gather_into(
-            cells,
-            base,
-            &offsets,
-            &validity,
-            bytemuck::cast_slice_mut(&mut values),
-        )?;
+        self.gather_into(cells, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
         Ok((
             offsets,
             Column::primitive(dtype, wrap(values), None),
@@ -253,7 +205,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
         stride: usize,
         off: usize,
     ) -> Result<Column> {
-        let cells = self.cells(bytes, n, stride, off)?;
+        let cells = Cells::new(bytes, n, stride, off, self.ctx.sb.so as usize)?;
         match dt {
             Datatype::VlString { .. } => {
                 let (offsets, values, validity) = self.gather(&cells, 1)?;
@@ -331,5 +283,23 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
             _ => Err(invalid(0, "decode_vl on a fixed-size type")),
         }
+    }
+}
+
+/// Copy `src[from..from + len]` to `dst[at..at + len]`. Payloads up to 64 bytes (typical
+/// strings) move in 16-byte blocks when both buffers have room past the end: in wasm that
+/// beats one `memory.copy` call per cell. The bytes written past `at + len` belong to cells
+/// copied later (callers go in increasing `at` order), so they are overwritten before the
+/// buffer is used; near either buffer's end the exact copy is taken instead.
+#[inline]
+fn copy_payload(dst: &mut [u8], at: usize, src: &[u8], from: usize, len: usize) {
+    let padded = len.div_ceil(16) * 16;
+    if len <= 64 && at + padded <= dst.len() && from + padded <= src.len() {
+        let d = dst[at..at + padded].chunks_exact_mut(16);
+        for (d, s) in d.zip(src[from..from + padded].chunks_exact(16)) {
+            d.copy_from_slice(s);
+        }
+    } else {
+        dst[at..at + len].copy_from_slice(&src[from..from + len]);
     }
 }

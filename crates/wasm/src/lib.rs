@@ -242,6 +242,8 @@ impl TsQuery {
 }
 
 /// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
+/// Supplied ranges that only touch stay separate segments (no re-copy of large
+/// neighbouring cell and heap ranges).
 #[wasm_bindgen]
 pub struct Hdf5Reader {
     cache: RangeCache,
@@ -252,7 +254,7 @@ pub struct Hdf5Reader {
 impl Hdf5Reader {
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> Hdf5Reader {
-        Hdf5Reader { cache: RangeCache::new(size as u64), file: None }
+        Hdf5Reader { cache: RangeCache::keeping_neighbours(size as u64), file: None }
     }
 
     pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {

@@ -52,6 +52,15 @@ export class FileReaderBase<R extends WasmFileReader> {
     return wholeSupplied.has(this.handle);
   }
 
+  /**
+   * True when the source itself is a buffer in memory: answering a byte request is then a
+   * synchronous copy, so reading range by range costs less than planning (or copying the
+   * whole file into wasm).
+   */
+  protected get sourceInMemory(): boolean {
+    return wholeBytes(this.reader) !== undefined;
+  }
+
   /** Run a reader call, answering its byte requests. */
   protected call<T>(f: () => T): Promise<T> {
     return withBytes(this.reader, this.handle, () => wasmCall(f));

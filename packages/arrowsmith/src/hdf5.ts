@@ -72,8 +72,9 @@ export class Hdf5File extends FileReaderBase<Glue> {
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
   static async openWith(wasm: Loaded, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
-    // HDF5 plans by a dry-run read, which costs more than copying an in-memory file once.
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, true);
+    // An in-memory file is not copied whole: a read asks for the metadata, cells and heap
+    // ranges it needs (a few coalesced copies), see readBatch.
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, false);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
     await f.call(() => p.handle.open());
     if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
@@ -168,8 +169,9 @@ export class Hdf5File extends FileReaderBase<Glue> {
   async readHandle(path: string, start: number, count?: number): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     try {
-      if (!this.inMemory) {
-        // The plan can only name ranges whose location it has read: plan, load, repeat.
+      if (!this.inMemory && !this.sourceInMemory) {
+        // The plan (a dry-run read) can only name ranges whose location it has read: plan,
+        // load, repeat. In-memory sources skip it: their byte requests are answered at once.
         let seen = '';
         for (let round = 0; round < 16; round++) {
           const plan = await this.call(() => this.handle.plan(path, start, count));

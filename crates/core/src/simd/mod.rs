@@ -27,6 +27,20 @@ pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// True when every byte is ASCII (below 0x80): lets UTF-8 validation of a whole string
+/// column skip the per-character work in the common case.
+#[inline]
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::is_ascii(bytes)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        scalar::is_ascii(bytes)
+    }
+}
+
 /// Append the big-endian values in `src` to `dst` in native order.
 pub fn extend_from_be<T: bytemuck::Pod + Default>(dst: &mut Vec<T>, src: &[u8]) {
     let width = std::mem::size_of::<T>();
@@ -44,6 +58,21 @@ pub fn swap_bytes_scalar(width: usize, src: &[u8], dst: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn is_ascii_matches_std() {
+        let mut v: Vec<u8> = (0..300u32).map(|i| (i % 128) as u8).collect();
+        for len in [0, 1, 15, 16, 17, 63, 64, 65, 300] {
+            assert!(is_ascii(&v[..len]));
+            assert!(scalar::is_ascii(&v[..len]));
+        }
+        for at in [0, 7, 15, 16, 31, 64, 100, 299] {
+            v[at] = 0xc3;
+            assert!(!is_ascii(&v) && !scalar::is_ascii(&v), "high byte at {at}");
+            assert_eq!(is_ascii(&v[..at]), v[..at].is_ascii());
+            v[at] = b'a';
+        }
+    }
 
     #[test]
     fn extend_from_be_values() {

@@ -81,3 +81,13 @@ mod tests {
         }
     }
 }
+
+/// Eight bytes at a time as `u64` (also on wasm32, where `usize` words are four bytes).
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    let mut words = bytes.chunks_exact(16);
+    let mut acc = 0u64;
+    for w in &mut words {
+        acc |= u64::from_le_bytes(w[..8].try_into().unwrap()) | u64::from_le_bytes(w[8..].try_into().unwrap());
+    }
+    acc & 0x8080_8080_8080_8080 == 0 && words.remainder().iter().all(|&b| b < 0x80)
+}

@@ -1,4 +1,4 @@
-//! SIMD128 byte swapping: one `i8x16.swizzle` per 16 bytes.
+//! SIMD128 kernels: byte swapping (one `i8x16.swizzle` per 16 bytes), ASCII check.
 
 use core::arch::wasm32::*;
 
@@ -20,4 +20,15 @@ pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
         }
     }
     super::scalar::swap_bytes(width, s.remainder(), d.into_remainder());
+}
+
+/// OR of 64 bytes per step, then one `i8x16.bitmask` of the accumulated high bits.
+pub fn is_ascii(bytes: &[u8]) -> bool {
+    let mut blocks = bytes.chunks_exact(16);
+    let mut acc = u8x16_splat(0);
+    for b in &mut blocks {
+        // SAFETY: each chunk is exactly 16 bytes; wasm loads are unaligned-safe.
+        acc = v128_or(acc, unsafe { v128_load(b.as_ptr() as *const v128) });
+    }
+    u8x16_bitmask(acc) == 0 && super::scalar::is_ascii(blocks.remainder())
 }

@@ -1,8 +1,11 @@
 //! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF; any other id is a
 //! clear `Unsupported` error naming it.
 
+mod deflate;
 mod lzf;
 mod shuffle;
+
+use std::borrow::Cow;
 
 use arrowsmith_core::{ErrorCode, Result};
 
@@ -59,6 +62,7 @@ pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
 }
 
 /// Undo the pipeline on one chunk. `expected` is the unfiltered chunk size (output bound).
+/// The stored bytes are borrowed until the first filter that rewrites them.
 pub fn apply(
     filters: &[Filter],
     mask: u32,
@@ -66,25 +70,16 @@ pub fn apply(
     expected: usize,
     offset: u64,
 ) -> Result<Vec<u8>> {
-    let mut buf: Vec<u8> = data.to_vec();
+    let mut buf: Cow<[u8]> = Cow::Borrowed(data);
     for (i, f) in filters.iter().enumerate().rev() {
         if i < 32 && mask & (1 << i) != 0 {
             continue;
         }
         buf = match f.id {
-            DEFLATE => {
-                miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&buf, expected.max(1))
-                    .map_err(|e| {
-                        err(
-                            offset,
-                            ErrorCode::Compression,
-                            format!("deflate chunk: {:?}", e.status),
-                        )
-                    })?
-            }
+            DEFLATE => Cow::Owned(deflate::inflate(&buf, expected, offset)?),
             SHUFFLE => {
                 let es = f.cd.first().copied().unwrap_or(1) as usize;
-                shuffle::unshuffle(&buf, es)
+                Cow::Owned(shuffle::unshuffle(&buf, es))
             }
             FLETCHER32 => {
                 if buf.len() < 4 {
@@ -106,11 +101,18 @@ pub fn apply(
                         ),
                     ));
                 }
-                buf.truncate(buf.len() - 4);
-                buf
+                match buf {
+                    Cow::Borrowed(b) => Cow::Borrowed(&b[..b.len() - 4]),
+                    Cow::Owned(mut v) => {
+                        v.truncate(v.len() - 4);
+                        Cow::Owned(v)
+                    }
+                }
             }
-            LZF => lzf::decompress(&buf, expected)
-                .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
+            LZF => Cow::Owned(
+                lzf::decompress(&buf, expected)
+                    .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
+            ),
             id => {
                 return Err(err(
                     offset,
@@ -120,5 +122,5 @@ pub fn apply(
             }
         };
     }
-    Ok(buf)
+    Ok(buf.into_owned())
 }
