@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::keycache::KeyCache;
 use arrowsmith_core::{Bitmap, Buffer, Column, DataType, Field, TimeUnit};
 
 /// Why a value cannot join a column. The parser adds the byte offset.
@@ -66,8 +67,8 @@ pub struct StructData {
     pub names: Vec<String>,
     pub children: Vec<Builder>,
     pub index: HashMap<String, usize>,
-    /// Field index that the key at each map position resolved to last time.
-    pub key_cache: Vec<usize>,
+    /// The key seen at each map position last time (see `keycache`).
+    pub keys: KeyCache,
 }
 
 impl Data {
@@ -108,7 +109,11 @@ impl Builder {
     pub fn valid_n(&mut self, n: usize) {
         self.len += n;
         if let Some(v) = &mut self.validity {
-            v.push_n(true, n);
+            if n == 1 {
+                v.push(true);
+            } else {
+                v.push_n(true, n);
+            }
         }
     }
 
@@ -531,17 +536,19 @@ impl StructData {
         (fields, children)
     }
 
-    /// Field index for `key` (bytes already known to be UTF-8 when inserted), creating
-    /// the field with `row` leading nulls when new. `pos` is the key's position in its map.
-    #[inline]
+    /// Field index for `key` (its name bytes; `encoded` is the whole str with header),
+    /// creating the field with `row` leading nulls when new. `pos` is the key's position
+    /// in its map. Callers try `keys.hit` first; this is the path for a changed key.
     pub fn field(
         &mut self,
         pos: usize,
+        encoded: &[u8],
         key: &[u8],
         row: usize,
     ) -> Result<usize, std::str::Utf8Error> {
-        if let Some(&i) = self.key_cache.get(pos) {
+        if let Some(i) = self.keys.last_field(pos) {
             if self.names[i].as_bytes() == key {
+                self.keys.remember(pos, encoded, i);
                 return Ok(i);
             }
         }
@@ -558,11 +565,7 @@ impl StructData {
                 i
             }
         };
-        if pos < self.key_cache.len() {
-            self.key_cache[pos] = i;
-        } else if pos == self.key_cache.len() {
-            self.key_cache.push(i);
-        }
+        self.keys.remember(pos, encoded, i);
         Ok(i)
     }
 }

@@ -1,6 +1,6 @@
 //! The decoding pass: one walk over the bytes, values pushed straight into builders.
 
-use arrowsmith_core::{DecodeError, ErrorCode, Format};
+use arrowsmith_core::{Bitmap, DecodeError, ErrorCode, Format};
 
 use crate::builder::{Builder, Data, Reject};
 use crate::kernels;
@@ -244,30 +244,54 @@ impl<'a> Parser<'a> {
             } else {
                 left
             };
-            let lane = match &mut b.data {
-                Data::I32(v) => Some(self.int_lane(v, lim)),
-                Data::F64(v) => Some(self.f64_lane(v, lim)),
-                Data::F32(v) => Some(self.f32_lane(v, lim)),
-                Data::Bytes {
-                    utf8: true,
-                    offsets,
-                    data,
-                } => Some(self.str_lane(offsets, data, lim)),
-                _ => None,
-            };
-            if let Some(n) = lane {
-                if n > 0 {
-                    b.valid_n(n);
-                    left -= n;
-                    self.cooldown -= self.cooldown.min(n);
-                    continue;
-                }
+            let n = self.lane(b, lim);
+            if n > 0 {
+                left -= n;
+                self.cooldown -= self.cooldown.min(n);
+                continue;
             }
             self.value(b, depth)?;
             left -= 1;
             self.cooldown = self.cooldown.saturating_sub(1);
         }
         Ok(())
+    }
+
+    /// The general path's tight loop for `b`'s storage: up to `max` values that the
+    /// column takes as they are. Returns 0 (consuming nothing) at anything else, which
+    /// `value` then decodes or reports, so errors come from one place.
+    #[inline]
+    fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
+        let n = match &mut b.data {
+            Data::I32(v) => self.int_lane(v, max),
+            Data::F64(v) => self.f64_lane(v, max),
+            Data::F32(v) => self.f32_lane(v, max),
+            Data::Bool(m) => self.bool_lane(m, max),
+            Data::Bytes {
+                utf8: true,
+                offsets,
+                data,
+            } => self.str_lane(offsets, data, max),
+            _ => 0,
+        };
+        b.valid_n(n);
+        n
+    }
+
+    /// Up to `max` bools appended to a Bool column.
+    #[inline]
+    fn bool_lane(&mut self, m: &mut Bitmap, max: usize) -> usize {
+        let run = self.buf[self.pos..]
+            .iter()
+            .take(max)
+            .take_while(|&&t| t & 0xfe == 0xc2);
+        let mut n = 0;
+        for &t in run {
+            m.push(t == 0xc3);
+            n += 1;
+        }
+        self.pos += n;
+        n
     }
 
     /// Up to `max` floats or ints appended to a Float64 column; stops at anything else.
@@ -351,7 +375,7 @@ impl<'a> Parser<'a> {
             let Ok(end) = i32::try_from(data.len() + len) else {
                 break;
             };
-            if std::str::from_utf8(s).is_err() {
+            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
                 break;
             }
             data.extend_from_slice(s);
@@ -735,10 +759,18 @@ impl<'a> Parser<'a> {
         let (s, row) = b.begin_struct().map_err(|e| self.reject(e, start, "map"))?;
         for i in 0..count {
             let kstart = self.pos;
-            let key = self.key(kstart)?;
-            let f = s
-                .field(i, key, row)
-                .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?;
+            let f = match s.keys.hit(i, &self.buf[kstart..]) {
+                Some((f, len)) => {
+                    self.pos += len;
+                    f
+                }
+                None => {
+                    let key = self.key(kstart)?;
+                    let encoded = &self.buf[kstart..self.pos];
+                    s.field(i, encoded, key, row)
+                        .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?
+                }
+            };
             let child = &mut s.children[f];
             if child.len != row {
                 return Err(err(
@@ -746,13 +778,16 @@ impl<'a> Parser<'a> {
                     ErrorCode::Invalid,
                     format!(
                         "the key \"{}\" at byte {} repeats a key of the same map (at byte {})",
-                        String::from_utf8_lossy(key),
+                        s.names[f],
                         self.at(kstart),
                         self.at(start)
                     ),
                 ));
             }
-            self.value(child, depth + 1)?;
+            // Most fields are one scalar that the column takes as it is.
+            if self.lane(child, 1) == 0 {
+                self.value(child, depth + 1)?;
+            }
         }
         b.end_struct(count);
         Ok(())
