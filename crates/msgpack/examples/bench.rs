@@ -31,7 +31,7 @@ fn main() {
     let mut r = Lcg(42);
     let cases: Vec<(&str, Vec<u8>)> = vec![
         (
-            "fixint",
+            "fixints",
             array(n, |v, _| {
                 let x = (r.next() % 160) as u8;
                 v.push(if x < 128 { x } else { x + 96 })
@@ -106,12 +106,24 @@ fn main() {
     println!("| input | bytes | fast path on | off | on/off |");
     println!("|---|---|---|---|---|");
     let filter = std::env::args().nth(1).unwrap_or_default();
-    // `PERF_LOOP=k`: decode the selected inputs k times (fast path on) for a profiler.
-    if let Some(k) = std::env::var("PERF_LOOP").ok().and_then(|k| k.parse::<usize>().ok()) {
-        for (_, bytes) in cases.iter().filter(|(n, _)| n.contains(&filter)) {
+    // `PERF_LOOP=k`: decode the selected inputs k times for a profiler and print the best
+    // time (`PERF_FAST=0`: with the fast path off).
+    if let Some(k) = std::env::var("PERF_LOOP")
+        .ok()
+        .and_then(|k| k.parse::<usize>().ok())
+    {
+        let o = Options {
+            fast_path: std::env::var("PERF_FAST").map_or(true, |v| v != "0"),
+            ..Options::default()
+        };
+        for (name, bytes) in cases.iter().filter(|(n, _)| n.contains(&filter)) {
+            let mut best = f64::MAX;
             for _ in 0..k {
-                std::hint::black_box(decode(bytes, &Options::default()).unwrap());
+                let t = Instant::now();
+                std::hint::black_box(decode(bytes, &o).unwrap());
+                best = best.min(t.elapsed().as_secs_f64() * 1e3);
             }
+            println!("{name}: best {best:.3} ms");
         }
         return;
     }

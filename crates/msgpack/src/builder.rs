@@ -31,6 +31,10 @@ pub struct Builder {
     /// Created on the first null.
     pub validity: Option<Bitmap>,
     pub data: Data,
+    /// Values this column is expected to hold in all: capacity reserved once, when its
+    /// storage is created, instead of growing by doubling (each doubling copies). The
+    /// parser grants it from a budget tied to the input length (see `Parser::grant`).
+    pub hint: usize,
 }
 
 #[derive(Debug, Default)]
@@ -72,6 +76,23 @@ pub struct StructData {
 }
 
 impl Data {
+    /// Room for `n` more values (fixed-width storage and offsets; not data bytes).
+    fn reserve(&mut self, n: usize) {
+        match self {
+            Data::I32(v) => v.reserve(n),
+            Data::I64(v) | Data::Timestamp(v) => v.reserve(n),
+            Data::U64(v) => v.reserve(n),
+            Data::F32(v) => v.reserve(n),
+            Data::F64(v) => v.reserve(n),
+            Data::Bytes { offsets, .. } | Data::List { offsets, .. } => offsets.reserve(n),
+            Data::Ext { types, offsets, .. } => {
+                types.reserve(n);
+                offsets.reserve(n);
+            }
+            Data::Empty | Data::Bool(_) | Data::Struct(_) => {}
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Data::Empty => "nil",
@@ -121,6 +142,7 @@ impl Builder {
     fn start(&mut self, data: Data) {
         debug_assert!(matches!(self.data, Data::Empty));
         self.data = data;
+        self.data.reserve(self.hint.max(self.len));
         self.fill_defaults(self.len);
     }
 
@@ -454,6 +476,7 @@ impl Builder {
             len,
             validity,
             data,
+            ..
         } = self;
         let col = |dtype: DataType, buf: Buffer| Column::primitive(dtype, buf, validity.clone());
         match data {
@@ -537,7 +560,7 @@ impl StructData {
     }
 
     /// Field index for `key` (its name bytes; `encoded` is the whole str with header),
-    /// creating the field with `row` leading nulls when new. `pos` is the key's position
+    /// creating the field with `row` leading nulls and a `hint` when new. `pos` is the key's position
     /// in its map. Callers try `keys.hit` first; this is the path for a changed key.
     pub fn field(
         &mut self,
@@ -545,6 +568,7 @@ impl StructData {
         encoded: &[u8],
         key: &[u8],
         row: usize,
+        hint: impl FnOnce() -> usize,
     ) -> Result<usize, std::str::Utf8Error> {
         if let Some(i) = self.keys.last_field(pos) {
             if self.names[i].as_bytes() == key {
@@ -559,7 +583,10 @@ impl StructData {
                 let i = self.names.len();
                 self.names.push(key.to_owned());
                 self.index.insert(key.to_owned(), i);
-                let mut b = Builder::new();
+                let mut b = Builder {
+                    hint: hint(),
+                    ..Builder::new()
+                };
                 b.push_nulls(row);
                 self.children.push(b);
                 i

@@ -3,7 +3,7 @@
 use arrowsmith_core::{Bitmap, DecodeError, ErrorCode, Format};
 
 use crate::builder::{Builder, Data, Reject};
-use crate::kernels;
+use crate::{intcut, kernels};
 
 type Result<T = ()> = std::result::Result<T, DecodeError>;
 
@@ -25,6 +25,8 @@ pub(crate) struct Parser<'a> {
     scratch8: Vec<u8>,
     scratch16: Vec<u16>,
     scratch32: Vec<u32>,
+    /// Values that builders may still reserve room for up front (`grant`).
+    budget: usize,
 }
 
 pub(crate) fn err(offset: u64, code: ErrorCode, message: String) -> DecodeError {
@@ -60,7 +62,15 @@ impl<'a> Parser<'a> {
             scratch8: Vec::new(),
             scratch16: Vec::new(),
             scratch32: Vec::new(),
+            budget: buf.len(),
         }
+    }
+
+    /// Up to `want` values of reserved capacity. All grants of one parse together never
+    /// exceed the input length, so reservations stay within a small multiple of the
+    /// input (at most 8 bytes per input byte) however the input declares its counts.
+    fn grant(&mut self, want: usize) -> usize {
+        take(&mut self.budget, want)
     }
 
     #[inline]
@@ -216,6 +226,10 @@ impl<'a> Parser<'a> {
     /// Decode `count` values into `b` (or, with `open`, values until the input ends).
     /// `depth` is the number of containers around each value.
     pub fn seq(&mut self, b: &mut Builder, count: usize, depth: usize, open: bool) -> Result {
+        if !open && b.len == 0 && b.hint == 0 && matches!(b.data, Data::Empty) {
+            // A fresh column that takes all `count` values (each at least one byte).
+            b.hint = self.grant(count);
+        }
         let mut left = count;
         while left > 0 {
             if open && self.pos == self.buf.len() {
@@ -299,7 +313,7 @@ impl<'a> Parser<'a> {
     fn f64_lane(&mut self, v: &mut Vec<f64>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
-        let end = v.len() + max;
+        let end = v.len().saturating_add(max);
         let first = v.len();
         while v.len() < end {
             let Some(&t) = buf.get(pos) else { break };
@@ -335,7 +349,7 @@ impl<'a> Parser<'a> {
     fn f32_lane(&mut self, v: &mut Vec<f32>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
-        let end = v.len() + max;
+        let end = v.len().saturating_add(max);
         let first = v.len();
         while v.len() < end {
             let Some(&[0xca, a, b2, c, d]) = buf.get(pos..pos + 5) else {
@@ -391,55 +405,7 @@ impl<'a> Parser<'a> {
     /// anything else, including a truncated header, which `value` then reports.
     #[inline]
     fn int_lane(&mut self, v: &mut Vec<i32>, max: usize) -> usize {
-        let buf = self.buf;
-        let mut pos = self.pos;
-        let end = v.len() + max;
-        let first = v.len();
-        while v.len() < end {
-            let Some(&t) = buf.get(pos) else { break };
-            let x = match t {
-                0x00..=0x7f | 0xe0..=0xff => {
-                    pos += 1;
-                    t as i8 as i32
-                }
-                0xcc | 0xd0 => {
-                    let Some(&p) = buf.get(pos + 1) else { break };
-                    pos += 2;
-                    if t == 0xcc {
-                        p as i32
-                    } else {
-                        p as i8 as i32
-                    }
-                }
-                0xcd | 0xd1 => {
-                    let Some(&[p, q]) = buf.get(pos + 1..pos + 3) else {
-                        break;
-                    };
-                    pos += 3;
-                    let u = u16::from_be_bytes([p, q]);
-                    if t == 0xcd {
-                        u as i32
-                    } else {
-                        u as i16 as i32
-                    }
-                }
-                0xce | 0xd2 => {
-                    let Some(&[a, b2, c, d]) = buf.get(pos + 1..pos + 5) else {
-                        break;
-                    };
-                    let x = i32::from_be_bytes([a, b2, c, d]);
-                    if t == 0xce && x < 0 {
-                        break;
-                    }
-                    pos += 5;
-                    x
-                }
-                _ => break,
-            };
-            v.push(x);
-        }
-        self.pos = pos;
-        v.len() - first
+        intcut::int32_run(self.buf, &mut self.pos, v, max)
     }
 
     /// Try a bulk fast path at the current byte for up to `max` values. `None` when none
@@ -756,6 +722,10 @@ impl<'a> Parser<'a> {
         what: &str,
     ) -> Result {
         self.check_count(count, 2, start, what, depth)?;
+        // Columns created by the struct's first map may each expect one value per row:
+        // at most the struct's own hint, and at most the rows that still fit in the input
+        // if every row repeats this map (2 bytes per entry at least, plus the header).
+        let rows = b.hint.min(self.remaining() / (2 * count + 1));
         let (s, row) = b.begin_struct().map_err(|e| self.reject(e, start, "map"))?;
         for i in 0..count {
             let kstart = self.pos;
@@ -767,7 +737,9 @@ impl<'a> Parser<'a> {
                 None => {
                     let key = self.key(kstart)?;
                     let encoded = &self.buf[kstart..self.pos];
-                    s.field(i, encoded, key, row)
+                    let budget = &mut self.budget;
+                    let hint = || take(budget, if row == 0 { rows } else { 0 });
+                    s.field(i, encoded, key, row, hint)
                         .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?
                 }
             };
@@ -831,6 +803,13 @@ impl<'a> Parser<'a> {
         };
         self.payload(len, start, what)
     }
+}
+
+/// Up to `want` from `budget`.
+fn take(budget: &mut usize, want: usize) -> usize {
+    let g = want.min(*budget);
+    *budget -= g;
+    g
 }
 
 /// Payloads of `n` records into `dst` (replacing its contents), native order.
