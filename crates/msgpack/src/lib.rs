@@ -6,7 +6,6 @@
 //! wasm builds with `simd128`, scalar otherwise). See `docs/msgpack.md` for the mapping.
 
 mod builder;
-mod intcut;
 pub mod kernels;
 mod keycache;
 mod parser;

@@ -3,7 +3,7 @@
 use arrowsmith_core::{Bitmap, DecodeError, ErrorCode, Format};
 
 use crate::builder::{Builder, Data, Reject};
-use crate::{intcut, kernels};
+use crate::kernels;
 
 type Result<T = ()> = std::result::Result<T, DecodeError>;
 
@@ -405,7 +405,55 @@ impl<'a> Parser<'a> {
     /// anything else, including a truncated header, which `value` then reports.
     #[inline]
     fn int_lane(&mut self, v: &mut Vec<i32>, max: usize) -> usize {
-        intcut::int32_run(self.buf, &mut self.pos, v, max)
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let end = v.len().saturating_add(max);
+        let first = v.len();
+        while v.len() < end {
+            let Some(&t) = buf.get(pos) else { break };
+            let x = match t {
+                0x00..=0x7f | 0xe0..=0xff => {
+                    pos += 1;
+                    t as i8 as i32
+                }
+                0xcc | 0xd0 => {
+                    let Some(&p) = buf.get(pos + 1) else { break };
+                    pos += 2;
+                    if t == 0xcc {
+                        p as i32
+                    } else {
+                        p as i8 as i32
+                    }
+                }
+                0xcd | 0xd1 => {
+                    let Some(&[p, q]) = buf.get(pos + 1..pos + 3) else {
+                        break;
+                    };
+                    pos += 3;
+                    let u = u16::from_be_bytes([p, q]);
+                    if t == 0xcd {
+                        u as i32
+                    } else {
+                        u as i16 as i32
+                    }
+                }
+                0xce | 0xd2 => {
+                    let Some(&[a, b2, c, d]) = buf.get(pos + 1..pos + 5) else {
+                        break;
+                    };
+                    let x = i32::from_be_bytes([a, b2, c, d]);
+                    if t == 0xce && x < 0 {
+                        break;
+                    }
+                    pos += 5;
+                    x
+                }
+                _ => break,
+            };
+            v.push(x);
+        }
+        self.pos = pos;
+        v.len() - first
     }
 
     /// Try a bulk fast path at the current byte for up to `max` values. `None` when none
