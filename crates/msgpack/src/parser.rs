@@ -135,6 +135,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A container declaring `count` values (each ≥ 1 byte) must fit in what remains.
+    #[inline]
     fn check_count(
         &self,
         count: usize,
@@ -143,8 +144,25 @@ impl<'a> Parser<'a> {
         what: &str,
         depth: usize,
     ) -> Result {
+        if depth >= self.max_depth || count.checked_mul(per).is_none_or(|n| n > self.remaining())
+        {
+            return Err(self.bad_count(count, per, start, what, depth));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_count(
+        &self,
+        count: usize,
+        per: usize,
+        start: usize,
+        what: &str,
+        depth: usize,
+    ) -> DecodeError {
         if depth >= self.max_depth {
-            return Err(err(
+            return err(
                 self.at(start),
                 ErrorCode::TooDeep,
                 format!(
@@ -152,21 +170,18 @@ impl<'a> Parser<'a> {
                     self.at(start),
                     self.max_depth
                 ),
-            ));
+            );
         }
-        if count.checked_mul(per).is_none_or(|n| n > self.remaining()) {
-            return Err(err(
+        err(
+            self.at(start),
+            ErrorCode::OutOfBounds,
+            format!(
+                "{what} at byte {} declares {count} {} but only {} bytes of input remain",
                 self.at(start),
-                ErrorCode::OutOfBounds,
-                format!(
-                    "{what} at byte {} declares {count} {} but only {} bytes of input remain",
-                    self.at(start),
-                    if per == 2 { "entries" } else { "elements" },
-                    self.remaining()
-                ),
-            ));
-        }
-        Ok(())
+                if per == 2 { "entries" } else { "elements" },
+                self.remaining()
+            ),
+        )
     }
 
     fn reject(&self, r: Reject, start: usize, got: &str) -> DecodeError {
@@ -274,7 +289,7 @@ impl<'a> Parser<'a> {
     /// The general path's tight loop for `b`'s storage: up to `max` values that the
     /// column takes as they are. Returns 0 (consuming nothing) at anything else, which
     /// `value` then decodes or reports, so errors come from one place.
-    #[inline]
+    #[inline(always)]
     fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
         let n = match &mut b.data {
             Data::I32(v) => self.int_lane(v, max),
@@ -293,7 +308,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Up to `max` bools appended to a Bool column.
-    #[inline]
+    #[inline(always)]
     fn bool_lane(&mut self, m: &mut Bitmap, max: usize) -> usize {
         let run = self.buf[self.pos..]
             .iter()
@@ -309,7 +324,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Up to `max` floats or ints appended to a Float64 column; stops at anything else.
-    #[inline]
+    #[inline(always)]
     fn f64_lane(&mut self, v: &mut Vec<f64>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
@@ -345,7 +360,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Up to `max` float32 values appended to a Float32 column.
-    #[inline]
+    #[inline(always)]
     fn f32_lane(&mut self, v: &mut Vec<f32>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
@@ -364,7 +379,7 @@ impl<'a> Parser<'a> {
 
     /// Up to `max` valid-UTF-8 strs appended to a Utf8 column; stops (without consuming)
     /// at anything else or any problem, which `value` then reports.
-    #[inline]
+    #[inline(always)]
     fn str_lane(&mut self, offsets: &mut Vec<i32>, data: &mut Vec<u8>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
@@ -403,7 +418,7 @@ impl<'a> Parser<'a> {
 
     /// Up to `max` ints that fit i32, appended to `v`; stops (without consuming) at
     /// anything else, including a truncated header, which `value` then reports.
-    #[inline]
+    #[inline(always)]
     fn int_lane(&mut self, v: &mut Vec<i32>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
