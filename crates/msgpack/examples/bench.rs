@@ -31,7 +31,7 @@ fn main() {
     let mut r = Lcg(42);
     let cases: Vec<(&str, Vec<u8>)> = vec![
         (
-            "fixint",
+            "fixints",
             array(n, |v, _| {
                 let x = (r.next() % 160) as u8;
                 v.push(if x < 128 { x } else { x + 96 })
@@ -101,10 +101,32 @@ fn main() {
                 v.extend([0xa2, b'o', b'k', if i % 3 == 0 { 0xc3 } else { 0xc2 }]);
             }),
         ),
+        ("records × 5 (JS bench shape)", records5(n / 10)),
     ];
     println!("| input | bytes | fast path on | off | on/off |");
     println!("|---|---|---|---|---|");
     let filter = std::env::args().nth(1).unwrap_or_default();
+    // `PERF_LOOP=k`: decode the selected inputs k times for a profiler and print the best
+    // time (`PERF_FAST=0`: with the fast path off).
+    if let Some(k) = std::env::var("PERF_LOOP")
+        .ok()
+        .and_then(|k| k.parse::<usize>().ok())
+    {
+        let o = Options {
+            fast_path: std::env::var("PERF_FAST").map_or(true, |v| v != "0"),
+            ..Options::default()
+        };
+        for (name, bytes) in cases.iter().filter(|(n, _)| n.contains(&filter)) {
+            let mut best = f64::MAX;
+            for _ in 0..k {
+                let t = Instant::now();
+                std::hint::black_box(decode(bytes, &o).unwrap());
+                best = best.min(t.elapsed().as_secs_f64() * 1e3);
+            }
+            println!("{name}: best {best:.3} ms");
+        }
+        return;
+    }
     for (name, bytes) in cases.iter().filter(|(n, _)| n.contains(&filter)) {
         let time = |fast: bool| {
             let o = Options {
@@ -128,4 +150,46 @@ fn main() {
             on / off
         );
     }
+}
+
+/// The records of bench/msgpack.bench.mjs: {id, value, name, ok, maybe}, ints in the
+/// smallest encoding (as msgpackr writes them), every 4th `maybe` nil.
+fn records5(rows: usize) -> Vec<u8> {
+    fn uint(v: &mut Vec<u8>, x: u64) {
+        match x {
+            0..=0x7f => v.push(x as u8),
+            0x80..=0xff => v.extend([0xcc, x as u8]),
+            0x100..=0xffff => {
+                v.push(0xcd);
+                v.extend((x as u16).to_be_bytes())
+            }
+            _ => {
+                v.push(0xce);
+                v.extend((x as u32).to_be_bytes())
+            }
+        }
+    }
+    fn key(v: &mut Vec<u8>, k: &str) {
+        v.push(0xa0 | k.len() as u8);
+        v.extend(k.as_bytes());
+    }
+    let mut r = Lcg(99);
+    array(rows, |v, i| {
+        v.push(0x85);
+        key(v, "id");
+        uint(v, i as u64);
+        key(v, "value");
+        v.push(0xcb);
+        v.extend(((r.next() % 10_000) as f64 / 100.0).to_be_bytes());
+        key(v, "name");
+        key(v, &format!("dev-{}", i % 100));
+        key(v, "ok");
+        v.push(if i % 3 == 0 { 0xc3 } else { 0xc2 });
+        key(v, "maybe");
+        if i % 4 == 0 {
+            v.push(0xc0)
+        } else {
+            uint(v, r.next() % 1_000_001)
+        }
+    })
 }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use crate::keycache::KeyCache;
 use arrowsmith_core::{Bitmap, Buffer, Column, DataType, Field, TimeUnit};
 
 /// Why a value cannot join a column. The parser adds the byte offset.
@@ -30,6 +31,10 @@ pub struct Builder {
     /// Created on the first null.
     pub validity: Option<Bitmap>,
     pub data: Data,
+    /// Values this column is expected to hold in all: capacity reserved once, when its
+    /// storage is created, instead of growing by doubling (each doubling copies). The
+    /// parser grants it from a budget tied to the input length (see `Parser::grant`).
+    pub hint: usize,
 }
 
 #[derive(Debug, Default)]
@@ -66,11 +71,28 @@ pub struct StructData {
     pub names: Vec<String>,
     pub children: Vec<Builder>,
     pub index: HashMap<String, usize>,
-    /// Field index that the key at each map position resolved to last time.
-    pub key_cache: Vec<usize>,
+    /// The key seen at each map position last time (see `keycache`).
+    pub keys: KeyCache,
 }
 
 impl Data {
+    /// Room for `n` more values (fixed-width storage and offsets; not data bytes).
+    fn reserve(&mut self, n: usize) {
+        match self {
+            Data::I32(v) => v.reserve(n),
+            Data::I64(v) | Data::Timestamp(v) => v.reserve(n),
+            Data::U64(v) => v.reserve(n),
+            Data::F32(v) => v.reserve(n),
+            Data::F64(v) => v.reserve(n),
+            Data::Bytes { offsets, .. } | Data::List { offsets, .. } => offsets.reserve(n),
+            Data::Ext { types, offsets, .. } => {
+                types.reserve(n);
+                offsets.reserve(n);
+            }
+            Data::Empty | Data::Bool(_) | Data::Struct(_) => {}
+        }
+    }
+
     pub fn kind(&self) -> &'static str {
         match self {
             Data::Empty => "nil",
@@ -108,7 +130,11 @@ impl Builder {
     pub fn valid_n(&mut self, n: usize) {
         self.len += n;
         if let Some(v) = &mut self.validity {
-            v.push_n(true, n);
+            if n == 1 {
+                v.push(true);
+            } else {
+                v.push_n(true, n);
+            }
         }
     }
 
@@ -116,6 +142,7 @@ impl Builder {
     fn start(&mut self, data: Data) {
         debug_assert!(matches!(self.data, Data::Empty));
         self.data = data;
+        self.data.reserve(self.hint.max(self.len));
         self.fill_defaults(self.len);
     }
 
@@ -449,6 +476,7 @@ impl Builder {
             len,
             validity,
             data,
+            ..
         } = self;
         let col = |dtype: DataType, buf: Buffer| Column::primitive(dtype, buf, validity.clone());
         match data {
@@ -531,17 +559,20 @@ impl StructData {
         (fields, children)
     }
 
-    /// Field index for `key` (bytes already known to be UTF-8 when inserted), creating
-    /// the field with `row` leading nulls when new. `pos` is the key's position in its map.
-    #[inline]
+    /// Field index for `key` (its name bytes; `encoded` is the whole str with header),
+    /// creating the field with `row` leading nulls and a `hint` when new. `pos` is the key's position
+    /// in its map. Callers try `keys.hit` first; this is the path for a changed key.
     pub fn field(
         &mut self,
         pos: usize,
+        encoded: &[u8],
         key: &[u8],
         row: usize,
+        hint: impl FnOnce() -> usize,
     ) -> Result<usize, std::str::Utf8Error> {
-        if let Some(&i) = self.key_cache.get(pos) {
+        if let Some(i) = self.keys.last_field(pos) {
             if self.names[i].as_bytes() == key {
+                self.keys.remember(pos, encoded, i);
                 return Ok(i);
             }
         }
@@ -552,17 +583,16 @@ impl StructData {
                 let i = self.names.len();
                 self.names.push(key.to_owned());
                 self.index.insert(key.to_owned(), i);
-                let mut b = Builder::new();
+                let mut b = Builder {
+                    hint: hint(),
+                    ..Builder::new()
+                };
                 b.push_nulls(row);
                 self.children.push(b);
                 i
             }
         };
-        if pos < self.key_cache.len() {
-            self.key_cache[pos] = i;
-        } else if pos == self.key_cache.len() {
-            self.key_cache.push(i);
-        }
+        self.keys.remember(pos, encoded, i);
         Ok(i)
     }
 }

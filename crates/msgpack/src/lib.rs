@@ -7,6 +7,7 @@
 
 mod builder;
 pub mod kernels;
+mod keycache;
 mod parser;
 mod split;
 mod stream;

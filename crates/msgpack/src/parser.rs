@@ -1,6 +1,6 @@
 //! The decoding pass: one walk over the bytes, values pushed straight into builders.
 
-use arrowsmith_core::{DecodeError, ErrorCode, Format};
+use arrowsmith_core::{Bitmap, DecodeError, ErrorCode, Format};
 
 use crate::builder::{Builder, Data, Reject};
 use crate::kernels;
@@ -25,6 +25,8 @@ pub(crate) struct Parser<'a> {
     scratch8: Vec<u8>,
     scratch16: Vec<u16>,
     scratch32: Vec<u32>,
+    /// Values that builders may still reserve room for up front (`grant`).
+    budget: usize,
 }
 
 pub(crate) fn err(offset: u64, code: ErrorCode, message: String) -> DecodeError {
@@ -60,7 +62,15 @@ impl<'a> Parser<'a> {
             scratch8: Vec::new(),
             scratch16: Vec::new(),
             scratch32: Vec::new(),
+            budget: buf.len(),
         }
+    }
+
+    /// Up to `want` values of reserved capacity. All grants of one parse together never
+    /// exceed the input length, so reservations stay within a small multiple of the
+    /// input (at most 8 bytes per input byte) however the input declares its counts.
+    fn grant(&mut self, want: usize) -> usize {
+        take(&mut self.budget, want)
     }
 
     #[inline]
@@ -125,6 +135,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A container declaring `count` values (each ≥ 1 byte) must fit in what remains.
+    #[inline]
     fn check_count(
         &self,
         count: usize,
@@ -133,8 +144,25 @@ impl<'a> Parser<'a> {
         what: &str,
         depth: usize,
     ) -> Result {
+        if depth >= self.max_depth || count.checked_mul(per).is_none_or(|n| n > self.remaining())
+        {
+            return Err(self.bad_count(count, per, start, what, depth));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_count(
+        &self,
+        count: usize,
+        per: usize,
+        start: usize,
+        what: &str,
+        depth: usize,
+    ) -> DecodeError {
         if depth >= self.max_depth {
-            return Err(err(
+            return err(
                 self.at(start),
                 ErrorCode::TooDeep,
                 format!(
@@ -142,21 +170,18 @@ impl<'a> Parser<'a> {
                     self.at(start),
                     self.max_depth
                 ),
-            ));
+            );
         }
-        if count.checked_mul(per).is_none_or(|n| n > self.remaining()) {
-            return Err(err(
+        err(
+            self.at(start),
+            ErrorCode::OutOfBounds,
+            format!(
+                "{what} at byte {} declares {count} {} but only {} bytes of input remain",
                 self.at(start),
-                ErrorCode::OutOfBounds,
-                format!(
-                    "{what} at byte {} declares {count} {} but only {} bytes of input remain",
-                    self.at(start),
-                    if per == 2 { "entries" } else { "elements" },
-                    self.remaining()
-                ),
-            ));
-        }
-        Ok(())
+                if per == 2 { "entries" } else { "elements" },
+                self.remaining()
+            ),
+        )
     }
 
     fn reject(&self, r: Reject, start: usize, got: &str) -> DecodeError {
@@ -216,6 +241,10 @@ impl<'a> Parser<'a> {
     /// Decode `count` values into `b` (or, with `open`, values until the input ends).
     /// `depth` is the number of containers around each value.
     pub fn seq(&mut self, b: &mut Builder, count: usize, depth: usize, open: bool) -> Result {
+        if !open && b.len == 0 && b.hint == 0 && matches!(b.data, Data::Empty) {
+            // A fresh column that takes all `count` values (each at least one byte).
+            b.hint = self.grant(count);
+        }
         let mut left = count;
         while left > 0 {
             if open && self.pos == self.buf.len() {
@@ -244,24 +273,11 @@ impl<'a> Parser<'a> {
             } else {
                 left
             };
-            let lane = match &mut b.data {
-                Data::I32(v) => Some(self.int_lane(v, lim)),
-                Data::F64(v) => Some(self.f64_lane(v, lim)),
-                Data::F32(v) => Some(self.f32_lane(v, lim)),
-                Data::Bytes {
-                    utf8: true,
-                    offsets,
-                    data,
-                } => Some(self.str_lane(offsets, data, lim)),
-                _ => None,
-            };
-            if let Some(n) = lane {
-                if n > 0 {
-                    b.valid_n(n);
-                    left -= n;
-                    self.cooldown -= self.cooldown.min(n);
-                    continue;
-                }
+            let n = self.lane(b, lim);
+            if n > 0 {
+                left -= n;
+                self.cooldown -= self.cooldown.min(n);
+                continue;
             }
             self.value(b, depth)?;
             left -= 1;
@@ -270,12 +286,49 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// The general path's tight loop for `b`'s storage: up to `max` values that the
+    /// column takes as they are. Returns 0 (consuming nothing) at anything else, which
+    /// `value` then decodes or reports, so errors come from one place.
+    #[inline(always)]
+    fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
+        let n = match &mut b.data {
+            Data::I32(v) => self.int_lane(v, max),
+            Data::F64(v) => self.f64_lane(v, max),
+            Data::F32(v) => self.f32_lane(v, max),
+            Data::Bool(m) => self.bool_lane(m, max),
+            Data::Bytes {
+                utf8: true,
+                offsets,
+                data,
+            } => self.str_lane(offsets, data, max),
+            _ => 0,
+        };
+        b.valid_n(n);
+        n
+    }
+
+    /// Up to `max` bools appended to a Bool column.
+    #[inline(always)]
+    fn bool_lane(&mut self, m: &mut Bitmap, max: usize) -> usize {
+        let run = self.buf[self.pos..]
+            .iter()
+            .take(max)
+            .take_while(|&&t| t & 0xfe == 0xc2);
+        let mut n = 0;
+        for &t in run {
+            m.push(t == 0xc3);
+            n += 1;
+        }
+        self.pos += n;
+        n
+    }
+
     /// Up to `max` floats or ints appended to a Float64 column; stops at anything else.
-    #[inline]
+    #[inline(always)]
     fn f64_lane(&mut self, v: &mut Vec<f64>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
-        let end = v.len() + max;
+        let end = v.len().saturating_add(max);
         let first = v.len();
         while v.len() < end {
             let Some(&t) = buf.get(pos) else { break };
@@ -307,11 +360,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Up to `max` float32 values appended to a Float32 column.
-    #[inline]
+    #[inline(always)]
     fn f32_lane(&mut self, v: &mut Vec<f32>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
-        let end = v.len() + max;
+        let end = v.len().saturating_add(max);
         let first = v.len();
         while v.len() < end {
             let Some(&[0xca, a, b2, c, d]) = buf.get(pos..pos + 5) else {
@@ -326,7 +379,7 @@ impl<'a> Parser<'a> {
 
     /// Up to `max` valid-UTF-8 strs appended to a Utf8 column; stops (without consuming)
     /// at anything else or any problem, which `value` then reports.
-    #[inline]
+    #[inline(always)]
     fn str_lane(&mut self, offsets: &mut Vec<i32>, data: &mut Vec<u8>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
@@ -351,7 +404,7 @@ impl<'a> Parser<'a> {
             let Ok(end) = i32::try_from(data.len() + len) else {
                 break;
             };
-            if std::str::from_utf8(s).is_err() {
+            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
                 break;
             }
             data.extend_from_slice(s);
@@ -365,11 +418,11 @@ impl<'a> Parser<'a> {
 
     /// Up to `max` ints that fit i32, appended to `v`; stops (without consuming) at
     /// anything else, including a truncated header, which `value` then reports.
-    #[inline]
+    #[inline(always)]
     fn int_lane(&mut self, v: &mut Vec<i32>, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
-        let end = v.len() + max;
+        let end = v.len().saturating_add(max);
         let first = v.len();
         while v.len() < end {
             let Some(&t) = buf.get(pos) else { break };
@@ -732,13 +785,27 @@ impl<'a> Parser<'a> {
         what: &str,
     ) -> Result {
         self.check_count(count, 2, start, what, depth)?;
+        // Columns created by the struct's first map may each expect one value per row:
+        // at most the struct's own hint, and at most the rows that still fit in the input
+        // if every row repeats this map (2 bytes per entry at least, plus the header).
+        let rows = b.hint.min(self.remaining() / (2 * count + 1));
         let (s, row) = b.begin_struct().map_err(|e| self.reject(e, start, "map"))?;
         for i in 0..count {
             let kstart = self.pos;
-            let key = self.key(kstart)?;
-            let f = s
-                .field(i, key, row)
-                .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?;
+            let f = match s.keys.hit(i, &self.buf[kstart..]) {
+                Some((f, len)) => {
+                    self.pos += len;
+                    f
+                }
+                None => {
+                    let key = self.key(kstart)?;
+                    let encoded = &self.buf[kstart..self.pos];
+                    let budget = &mut self.budget;
+                    let hint = || take(budget, if row == 0 { rows } else { 0 });
+                    s.field(i, encoded, key, row, hint)
+                        .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?
+                }
+            };
             let child = &mut s.children[f];
             if child.len != row {
                 return Err(err(
@@ -746,13 +813,16 @@ impl<'a> Parser<'a> {
                     ErrorCode::Invalid,
                     format!(
                         "the key \"{}\" at byte {} repeats a key of the same map (at byte {})",
-                        String::from_utf8_lossy(key),
+                        s.names[f],
                         self.at(kstart),
                         self.at(start)
                     ),
                 ));
             }
-            self.value(child, depth + 1)?;
+            // Most fields are one scalar that the column takes as it is.
+            if self.lane(child, 1) == 0 {
+                self.value(child, depth + 1)?;
+            }
         }
         b.end_struct(count);
         Ok(())
@@ -796,6 +866,13 @@ impl<'a> Parser<'a> {
         };
         self.payload(len, start, what)
     }
+}
+
+/// Up to `want` from `budget`.
+fn take(budget: &mut usize, want: usize) -> usize {
+    let g = want.min(*budget);
+    *budget -= g;
+    g
 }
 
 /// Payloads of `n` records into `dst` (replacing its contents), native order.

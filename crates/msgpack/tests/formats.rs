@@ -213,6 +213,37 @@ fn records_union_of_keys_in_first_appearance_order() {
 }
 
 #[test]
+fn records_in_a_repeated_key_order_keep_every_check() {
+    // The same two keys in every record (the key cache hits), then one record that
+    // repeats "one" where "two" was: still a duplicate key, at that key's offset.
+    let rec = |v: &mut Vec<u8>, k2: &[u8]| {
+        v.extend([0x82, 0xa3, b'o', b'n', b'e', 1]);
+        v.extend(k2);
+        v.push(2);
+    };
+    let two = [0xa3, b't', b'w', b'o'];
+    let mut v = vec![0x95];
+    for _ in 0..3 {
+        rec(&mut v, &two);
+    }
+    let dup_at = v.len() + 6;
+    rec(&mut v, &[0xa3, b'o', b'n', b'e']);
+    rec(&mut v, &two);
+    let (code, off, msg) = dec_err(&v);
+    assert_eq!((code, off), (ErrorCode::Invalid, dup_at as u64));
+    assert!(msg.contains("\"one\""), "{msg}");
+
+    // The same name under a str8 header is the same column.
+    let mut v = vec![0x93];
+    rec(&mut v, &two);
+    rec(&mut v, &[0xd9, 3, b't', b'w', b'o']);
+    rec(&mut v, &two);
+    let b = dec(&v);
+    assert_eq!(b.fields.len(), 2);
+    assert_eq!(i32s(b.column("two").unwrap()), vec![2, 2, 2]);
+}
+
+#[test]
 fn nested_maps_become_structs_and_arrays_lists() {
     // [{"p":{"x":1,"y":2.5f64},"l":[1,2]}, {"p":{"x":3},"l":[]}, {"l":nil}]
     let mut v = vec![0x93, 0x82, 0xa1, b'p', 0x82, 0xa1, b'x', 1, 0xa1, b'y'];

@@ -94,7 +94,9 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
                 while i + 25 <= src.len() && o + 16 <= dst.len() {
                     let a = v128_load(s.add(i) as *const v128);
                     let b = v128_load(s.add(i + 9) as *const v128);
-                    let r = i8x16_shuffle::<8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17>(a, b);
+                    let r = i8x16_shuffle::<8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17>(
+                        a, b,
+                    );
                     v128_store(d.add(o) as *mut v128, r);
                     i += 18;
                     o += 16;
@@ -105,7 +107,9 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
                 while i + 20 <= src.len() && o + 16 <= dst.len() {
                     let a = v128_load(s.add(i) as *const v128);
                     let b = v128_load(s.add(i + 4) as *const v128);
-                    let r = i8x16_shuffle::<4, 3, 2, 1, 9, 8, 7, 6, 14, 13, 12, 11, 31, 30, 29, 28>(a, b);
+                    let r = i8x16_shuffle::<4, 3, 2, 1, 9, 8, 7, 6, 14, 13, 12, 11, 31, 30, 29, 28>(
+                        a, b,
+                    );
                     v128_store(d.add(o) as *mut v128, r);
                     i += 20;
                     o += 16;
@@ -115,7 +119,10 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
                 // Five records (15 bytes) → 10 bytes, stored as 16 (the spill is rewritten).
                 let m = u8x16(2, 1, 5, 4, 8, 7, 11, 10, 14, 13, 16, 16, 16, 16, 16, 16);
                 while i + 16 <= src.len() && o + 16 <= dst.len() {
-                    v128_store(d.add(o) as *mut v128, i8x16_swizzle(v128_load(s.add(i) as *const v128), m));
+                    v128_store(
+                        d.add(o) as *mut v128,
+                        i8x16_swizzle(v128_load(s.add(i) as *const v128), m),
+                    );
                     i += 15;
                     o += 10;
                 }
@@ -124,7 +131,10 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
                 // Eight records (16 bytes) → 8 bytes, stored as 16.
                 let m = u8x16(1, 3, 5, 7, 9, 11, 13, 15, 16, 16, 16, 16, 16, 16, 16, 16);
                 while i + 16 <= src.len() && o + 16 <= dst.len() {
-                    v128_store(d.add(o) as *mut v128, i8x16_swizzle(v128_load(s.add(i) as *const v128), m));
+                    v128_store(
+                        d.add(o) as *mut v128,
+                        i8x16_swizzle(v128_load(s.add(i) as *const v128), m),
+                    );
                     i += 16;
                     o += 8;
                 }
