@@ -187,7 +187,15 @@ impl Builder {
 
     #[inline]
     pub fn push_null(&mut self) {
-        self.push_nulls(1);
+        // Once the bitmap exists (the common case in a nil-able column), one bit.
+        match &mut self.validity {
+            Some(v) => {
+                v.push(false);
+                self.len += 1;
+                self.fill_defaults(1);
+            }
+            None => self.push_nulls(1),
+        }
     }
 
     fn mismatch<T>(&self, got: &'static str) -> BResult<T> {

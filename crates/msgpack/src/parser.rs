@@ -144,8 +144,7 @@ impl<'a> Parser<'a> {
         what: &str,
         depth: usize,
     ) -> Result {
-        if depth >= self.max_depth || count.checked_mul(per).is_none_or(|n| n > self.remaining())
-        {
+        if depth >= self.max_depth || count.checked_mul(per).is_none_or(|n| n > self.remaining()) {
             return Err(self.bad_count(count, per, start, what, depth));
         }
         Ok(())
@@ -279,6 +278,16 @@ impl<'a> Parser<'a> {
                 self.cooldown -= self.cooldown.min(n);
                 continue;
             }
+            // A record in a column of records: straight to `map` (header errors and
+            // everything else go through `value`).
+            if let (Data::Struct(_), Some((count, len, what))) = (&b.data, self.map_header()) {
+                let start = self.pos;
+                self.pos += len;
+                self.map(b, count, start, depth, what)?;
+                left -= 1;
+                self.cooldown = self.cooldown.saturating_sub(1);
+                continue;
+            }
             self.value(b, depth)?;
             left -= 1;
             self.cooldown = self.cooldown.saturating_sub(1);
@@ -305,6 +314,21 @@ impl<'a> Parser<'a> {
         };
         b.valid_n(n);
         n
+    }
+
+    /// The element count, header length and name of a complete map header at `pos`.
+    #[inline]
+    fn map_header(&self) -> Option<(usize, usize, &'static str)> {
+        let b = &self.buf[self.pos..];
+        Some(match *b.first()? {
+            t @ 0x80..=0x8f => ((t & 0x0f) as usize, 1, "fixmap"),
+            0xde => (
+                u16::from_be_bytes([*b.get(1)?, *b.get(2)?]) as usize,
+                3,
+                "map16",
+            ),
+            _ => return None,
+        })
     }
 
     /// Up to `max` bools appended to a Bool column.
@@ -819,8 +843,11 @@ impl<'a> Parser<'a> {
                     ),
                 ));
             }
-            // Most fields are one scalar that the column takes as it is.
-            if self.lane(child, 1) == 0 {
+            // Most fields are one scalar that the column takes as it is, or nil.
+            if self.peek() == Some(0xc0) {
+                self.pos += 1;
+                child.push_null();
+            } else if self.lane(child, 1) == 0 {
                 self.value(child, depth + 1)?;
             }
         }
