@@ -39,9 +39,10 @@ impl<'b> Cells<'b> {
     /// Checks once that every header lies inside `bytes`.
     pub fn new(bytes: &'b [u8], n: usize, stride: usize, off: usize, so: usize) -> Result<Self> {
         let cell = 8 + so;
-        let last_end = n
-            .checked_sub(1)
-            .map(|l| l.checked_mul(stride).and_then(|x| x.checked_add(off + cell)));
+        let last_end = n.checked_sub(1).map(|l| {
+            l.checked_mul(stride)
+                .and_then(|x| x.checked_add(off + cell))
+        });
         if let Some(end) = last_end {
             if end.is_none_or(|e| e > bytes.len()) {
                 return Err(invalid(0, "variable-length cells past the raw data"));

@@ -153,7 +153,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
             // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
             let len = c.len as usize * base;
             let idx = c.idx;
-            let (from, size) = coll.span(idx).ok_or_else(|| {
+            let (from, size) = coll.span(idx, self.tables)?.ok_or_else(|| {
                 invalid(
                     coll.at,
                     format!("global heap collection has no object {idx} (cell {i})"),
