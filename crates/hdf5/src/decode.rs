@@ -13,9 +13,9 @@ pub fn utf8_or_binary(offsets: Vec<i32>, data: Vec<u8>, validity: Option<Bitmap>
     // data (no continuation bytes at all) needs neither.
     let ok = simd::is_ascii(&data)
         || std::str::from_utf8(&data).is_ok()
-        && offsets
-            .iter()
-            .all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));
+            && offsets
+                .iter()
+                .all(|&o| data.get(o as usize).is_none_or(|&b| (b as i8) >= -0x40));
     Column::bytes(
         if ok { DataType::Utf8 } else { DataType::Binary },
         offsets,

@@ -3,7 +3,7 @@
 //! Header and object headers are padded to 8 bytes (16 bytes for every size of lengths
 //! up to 8), and so is each object's data.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -17,8 +17,14 @@ pub struct Collection<'a> {
     pub bytes: &'a [u8],
     /// Absolute file offset of `bytes[0]`.
     pub at: u64,
-    /// `(start in bytes, size)` by object index; size `u32::MAX` marks a missing index.
-    pub objs: Table,
+    /// Collection address (the table cache key).
+    addr: u64,
+    /// Size of lengths.
+    sl: usize,
+    /// `(start in bytes, size)` by object index (size `u32::MAX` marks a missing index).
+    /// Parsed on first lookup, i.e. right before the gather copies from this collection,
+    /// while its bytes are still in cache: one pass over the heap memory instead of two.
+    objs: OnceCell<Table>,
 }
 
 /// Per-file cache of parsed collection tables (object index → position, size), keyed by
@@ -68,24 +74,21 @@ pub const MISSING: (u32, u32) = (0, u32::MAX);
 type Table = Rc<Vec<(u32, u32)>>;
 
 impl<'a> Collection<'a> {
-    /// A collection, its table from `cache` when parsed before (by any read of this file).
+    /// A collection's bytes after checking its header; its table from `cache` when parsed
+    /// before (by any read of this file), otherwise parsed on first lookup.
     pub fn load(ctx: &Ctx<'a>, addr: u64, cache: &GcolCache) -> Result<Collection<'a>> {
+        let at = ctx.abs(addr)?;
+        let sl = ctx.sb.sl as usize;
         if let Some((size, objs)) = cache.get(addr) {
             let bytes = ctx.read(addr, size, "global heap collection")?;
             return Ok(Collection {
                 bytes,
-                at: ctx.abs(addr)?,
-                objs,
+                at,
+                addr,
+                sl,
+                objs: OnceCell::from(objs),
             });
         }
-        let c = Self::parse(ctx, addr)?;
-        cache.put(addr, c.bytes.len() as u64, c.objs.clone());
-        Ok(c)
-    }
-
-    pub fn parse(ctx: &Ctx<'a>, addr: u64) -> Result<Collection<'a>> {
-        let at = ctx.abs(addr)?;
-        let sl = ctx.sb.sl as usize;
         let head = ctx.read(addr, 8 + sl as u64, "global heap collection header")?;
         if &head[..4] != b"GCOL" {
             return Err(invalid(
@@ -104,6 +107,35 @@ impl<'a> Collection<'a> {
             return Err(invalid(at, format!("global heap collection size {size}")));
         }
         let bytes = ctx.read(addr, size, "global heap collection")?;
+        Ok(Collection {
+            bytes,
+            at,
+            addr,
+            sl,
+            objs: OnceCell::new(),
+        })
+    }
+
+    /// `(start, size)` of object `idx` within [`Collection::bytes`] (bounds checked at
+    /// parse); the table is parsed on first use and kept in `cache`.
+    #[inline]
+    pub fn span(&self, idx: u32, cache: &GcolCache) -> Result<Option<(usize, usize)>> {
+        let objs = match self.objs.get() {
+            Some(t) => t,
+            None => {
+                let t = self.parse_table()?;
+                cache.put(self.addr, self.bytes.len() as u64, t.clone());
+                self.objs.get_or_init(|| t)
+            }
+        };
+        let Some(&(s, n)) = objs.get(idx as usize) else {
+            return Ok(None);
+        };
+        Ok((n != u32::MAX).then_some((s as usize, n as usize)))
+    }
+
+    fn parse_table(&self) -> Result<Table> {
+        let (bytes, at, sl) = (self.bytes, self.at, self.sl);
         // Objects take at least 16 bytes of header + 8 of data with 8-byte lengths.
         let mut objs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut p = 16usize;
@@ -130,23 +162,6 @@ impl<'a> Collection<'a> {
             }
             p = start + (osize as usize).div_ceil(8) * 8;
         }
-        Ok(Collection {
-            bytes,
-            at,
-            objs: Rc::new(objs),
-        })
-    }
-
-    #[inline]
-    pub fn object(&self, idx: u32) -> Option<&'a [u8]> {
-        let (s, n) = self.span(idx)?;
-        Some(&self.bytes[s..s + n])
-    }
-
-    /// `(start, size)` of object `idx` within [`Collection::bytes`] (checked at parse).
-    #[inline]
-    pub fn span(&self, idx: u32) -> Option<(usize, usize)> {
-        let &(s, n) = self.objs.get(idx as usize)?;
-        (n != u32::MAX).then_some((s as usize, n as usize))
+        Ok(Rc::new(objs))
     }
 }

@@ -624,9 +624,32 @@ impl Hdf5File {
                     return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
                 }
                 let mut out = filled();
+                // Chunks of whole rows (all trailing dimensions) are one run of `out`.
+                let whole_rows = cdims[1..] == dims[1..];
                 for r in recs {
                     let stored = if ds.filters.is_empty() { cb } else { r.size };
                     let raw = ctx.read(r.addr, stored, "chunk")?;
+                    let r0 = r.coords[0];
+                    let inside = r0 >= start && r0.saturating_add(cdims[0]) <= start + nrows;
+                    if !ds.filters.is_empty()
+                        && whole_rows
+                        && inside
+                        && r.coords[1..].iter().all(|&c| c == 0)
+                    {
+                        // Filter straight into place: (r0 - start + cdims[0]) * row_bytes
+                        // <= nrows * row_bytes = out.len(), and cb = cdims[0] * row_bytes.
+                        let d = ((r0 - start) * row_bytes) as usize;
+                        let dst = &mut out[d..d + cb as usize];
+                        let at = ctx.abs(r.addr)?;
+                        let n = filters::apply_into(&ds.filters, r.mask, raw, dst, at)?;
+                        if (n as u64) < cb {
+                            return Err(invalid(
+                                at,
+                                format!("chunk decodes to {n} bytes, expected {cb}"),
+                            ));
+                        }
+                        continue;
+                    }
                     let data: Cow<[u8]> = if ds.filters.is_empty() {
                         Cow::Borrowed(raw)
                     } else {

@@ -89,31 +89,24 @@ impl<'a, 'c> VlReader<'a, 'c> {
         Ok(())
     }
 
-    /// Element offsets (i32, n+1), validity (null reference → null) and the collections
-    /// the cells point to (deduplicated by runs), checking the total payload against the
-    /// read budget.
-    fn offsets(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Bitmap, Vec<u64>)> {
-        let n = cells.n;
+    /// First, light pass over the headers: check the payload total against the read
+    /// budget and load every collection the cells point to. A read that stops here for
+    /// missing heap bytes (and is repeated once the host supplied them) wasted little.
+    fn check_and_load(&mut self, cells: &Cells, base: usize) -> Result<()> {
         let mut total: u64 = 0;
-        let mut valid = vec![0u8; n.div_ceil(8)];
         // Cells point to few collections in long runs.
         let mut addrs: Vec<u64> = Vec::new();
         let mut prev = 0;
-        let offsets: Vec<i32> = std::iter::once(0)
-            .chain((0..n).map(|i| {
-                let c = cells.get(i);
-                if !c.is_null() {
-                    valid[i / 8] |= 1 << (i % 8);
-                    total += c.len as u64;
-                    if c.addr != prev {
-                        addrs.push(c.addr);
-                        prev = c.addr;
-                    }
+        let _ = cells.try_for_each(|_, c| -> std::result::Result<(), ()> {
+            if !c.is_null() {
+                total += c.len as u64;
+                if c.addr != prev {
+                    addrs.push(c.addr);
+                    prev = c.addr;
                 }
-                // Wraps only past the limit, and then the offsets are dropped below.
-                total as i32
-            }))
-            .collect();
+            }
+            Ok(())
+        });
         // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
         let limit = MAX_VALUES.min(self.budget);
         if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
@@ -123,8 +116,28 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
             ));
         }
+        self.load(addrs)?;
         self.budget -= total * base as u64;
-        Ok((offsets, Bitmap::from_bytes(valid, n), addrs))
+        Ok(())
+    }
+
+    /// Element offsets (i32, n+1) and validity (null reference → null); the total was
+    /// bounded by [`VlReader::check_and_load`].
+    fn offsets(&self, cells: &Cells) -> (Vec<i32>, Bitmap) {
+        let n = cells.n;
+        let mut total: u64 = 0;
+        let mut valid = vec![0u8; n.div_ceil(8)];
+        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
+            if !c.is_null() {
+                valid[i / 8] |= 1 << (i % 8);
+                total += c.len as u64;
+            }
+            offsets.push(total as i32);
+            Ok(())
+        });
+        (offsets, Bitmap::from_bytes(valid, n))
     }
 
     /// Copy every valid cell's payload to `values[offsets[i] * base ..]`. Cells are visited
@@ -137,10 +150,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
         values: &mut [u8],
     ) -> Result<()> {
         let mut cur: Option<(u64, &Collection<'a>)> = None;
-        for i in 0..cells.n {
-            let c = cells.get(i);
+        cells.try_for_each(|i, c| {
             if c.is_null() || c.len == 0 {
-                continue;
+                return Ok(());
             }
             let coll = match cur {
                 Some((a, coll)) if a == c.addr => coll,
@@ -153,7 +165,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
             // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
             let len = c.len as usize * base;
             let idx = c.idx;
-            let (from, size) = coll.span(idx).ok_or_else(|| {
+            let (from, size) = coll.span(idx, self.tables)?.ok_or_else(|| {
                 invalid(
                     coll.at,
                     format!("global heap collection has no object {idx} (cell {i})"),
@@ -166,13 +178,13 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 ));
             }
             copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
-        let (offsets, validity, addrs) = self.offsets(cells, base)?;
-        self.load(addrs)?;
+        self.check_and_load(cells, base)?;
+        let (offsets, validity) = self.offsets(cells);
         let mut values = vec![0u8; *offsets.last().unwrap() as usize * base];
         self.gather_into(cells, base, &offsets, &mut values)?;
         Ok((offsets, values, validity))
@@ -186,8 +198,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
         wrap: fn(Vec<T>) -> Buffer,
     ) -> Result<(Vec<i32>, Column, Bitmap)> {
         let base = std::mem::size_of::<T>();
-        let (offsets, validity, addrs) = self.offsets(cells, base)?;
-        self.load(addrs)?;
+        self.check_and_load(cells, base)?;
+        let (offsets, validity) = self.offsets(cells);
         let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
         self.gather_into(cells, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
         Ok((

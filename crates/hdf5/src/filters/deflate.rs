@@ -10,7 +10,14 @@ use crate::io::err;
 
 pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
     let mut out = vec![0u8; expected];
-    let (done, rc) = zlib_rs::decompress_slice(&mut out, data, zlib_rs::InflateConfig::default());
+    let n = inflate_into(data, &mut out, offset)?;
+    out.truncate(n);
+    Ok(out)
+}
+
+/// Inflate into `out` (the chunk's expected size); returns the bytes produced.
+pub fn inflate_into(data: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
+    let (done, rc) = zlib_rs::decompress_slice(out, data, zlib_rs::InflateConfig::default());
     if rc != zlib_rs::ReturnCode::Ok {
         return Err(err(
             offset,
@@ -18,9 +25,7 @@ pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
             format!("deflate chunk: {rc:?}"),
         ));
     }
-    let n = done.len();
-    out.truncate(n);
-    Ok(out)
+    Ok(done.len())
 }
 
 #[cfg(test)]
@@ -31,9 +36,16 @@ mod tests {
     fn bounds_and_errors() {
         let z = zlib(b"hello hello hello hello");
         assert_eq!(inflate(&z, 23, 0).unwrap(), b"hello hello hello hello");
-        assert_eq!(inflate(&z, 40, 0).unwrap().len(), 23, "shorter output is returned as is");
+        assert_eq!(
+            inflate(&z, 40, 0).unwrap().len(),
+            23,
+            "shorter output is returned as is"
+        );
         assert!(inflate(&z, 10, 0).is_err(), "larger output than expected");
-        assert!(inflate(&z[..z.len() - 3], 23, 0).is_err(), "truncated stream");
+        assert!(
+            inflate(&z[..z.len() - 3], 23, 0).is_err(),
+            "truncated stream"
+        );
         assert!(inflate(&[1, 2, 3, 4], 23, 0).is_err(), "not zlib");
     }
 

@@ -71,56 +71,98 @@ pub fn apply(
     offset: u64,
 ) -> Result<Vec<u8>> {
     let mut buf: Cow<[u8]> = Cow::Borrowed(data);
-    for (i, f) in filters.iter().enumerate().rev() {
-        if i < 32 && mask & (1 << i) != 0 {
-            continue;
-        }
-        buf = match f.id {
-            DEFLATE => Cow::Owned(deflate::inflate(&buf, expected, offset)?),
-            SHUFFLE => {
-                let es = f.cd.first().copied().unwrap_or(1) as usize;
-                Cow::Owned(shuffle::unshuffle(&buf, es))
-            }
-            FLETCHER32 => {
-                if buf.len() < 4 {
-                    return Err(err(
-                        offset,
-                        ErrorCode::Checksum,
-                        "fletcher32: chunk shorter than its checksum",
-                    ));
-                }
-                let (body, sum) = buf.split_at(buf.len() - 4);
-                let stored = u32::from_le_bytes(sum.try_into().unwrap());
-                let calc = fletcher32(body);
-                if stored != calc && stored != calc.swap_bytes() {
-                    return Err(err(
-                        offset,
-                        ErrorCode::Checksum,
-                        format!(
-                            "fletcher32 mismatch (stored {stored:#010x}, computed {calc:#010x})"
-                        ),
-                    ));
-                }
-                match buf {
-                    Cow::Borrowed(b) => Cow::Borrowed(&b[..b.len() - 4]),
-                    Cow::Owned(mut v) => {
-                        v.truncate(v.len() - 4);
-                        Cow::Owned(v)
-                    }
-                }
-            }
-            LZF => Cow::Owned(
-                lzf::decompress(&buf, expected)
-                    .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
-            ),
-            id => {
-                return Err(err(
-                    offset,
-                    ErrorCode::Unsupported,
-                    format!("filter id {id} ({}) is not supported", filter_name(id)),
-                ))
-            }
-        };
+    for f in active(filters, mask) {
+        buf = undo(f, buf, expected, offset)?;
     }
     Ok(buf.into_owned())
+}
+
+/// [`apply`] writing the unfiltered chunk into `out` (sized to the expected chunk): the
+/// last step, inflate or unshuffle, writes there directly instead of into a buffer that
+/// would then be copied. Returns the unfiltered length (may differ from `out.len()`; only
+/// the first `out.len()` bytes are kept).
+pub fn apply_into(
+    filters: &[Filter],
+    mask: u32,
+    data: &[u8],
+    out: &mut [u8],
+    offset: u64,
+) -> Result<usize> {
+    let steps: Vec<&Filter> = active(filters, mask).collect();
+    let mut buf: Cow<[u8]> = Cow::Borrowed(data);
+    if let Some((last, first)) = steps.split_last() {
+        for f in first {
+            buf = undo(f, buf, out.len(), offset)?;
+        }
+        match last.id {
+            DEFLATE => return deflate::inflate_into(&buf, out, offset),
+            SHUFFLE if buf.len() == out.len() => {
+                shuffle::unshuffle_into(&buf, shuffle_size(last), out);
+                return Ok(out.len());
+            }
+            _ => buf = undo(last, buf, out.len(), offset)?,
+        }
+    }
+    let n = buf.len().min(out.len());
+    out[..n].copy_from_slice(&buf[..n]);
+    Ok(buf.len())
+}
+
+/// The filters to undo, in order (the pipeline reversed, minus those the chunk's mask skips).
+fn active(filters: &[Filter], mask: u32) -> impl Iterator<Item = &Filter> {
+    filters
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(move |(i, _)| !(*i < 32 && mask & (1 << i) != 0))
+        .map(|(_, f)| f)
+}
+
+fn shuffle_size(f: &Filter) -> usize {
+    f.cd.first().copied().unwrap_or(1) as usize
+}
+
+/// Undo one filter.
+fn undo<'d>(f: &Filter, buf: Cow<'d, [u8]>, expected: usize, offset: u64) -> Result<Cow<'d, [u8]>> {
+    Ok(match f.id {
+        DEFLATE => Cow::Owned(deflate::inflate(&buf, expected, offset)?),
+        SHUFFLE => Cow::Owned(shuffle::unshuffle(&buf, shuffle_size(f))),
+        FLETCHER32 => {
+            if buf.len() < 4 {
+                return Err(err(
+                    offset,
+                    ErrorCode::Checksum,
+                    "fletcher32: chunk shorter than its checksum",
+                ));
+            }
+            let (body, sum) = buf.split_at(buf.len() - 4);
+            let stored = u32::from_le_bytes(sum.try_into().unwrap());
+            let calc = fletcher32(body);
+            if stored != calc && stored != calc.swap_bytes() {
+                return Err(err(
+                    offset,
+                    ErrorCode::Checksum,
+                    format!("fletcher32 mismatch (stored {stored:#010x}, computed {calc:#010x})"),
+                ));
+            }
+            match buf {
+                Cow::Borrowed(b) => Cow::Borrowed(&b[..b.len() - 4]),
+                Cow::Owned(mut v) => {
+                    v.truncate(v.len() - 4);
+                    Cow::Owned(v)
+                }
+            }
+        }
+        LZF => Cow::Owned(
+            lzf::decompress(&buf, expected)
+                .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
+        ),
+        id => {
+            return Err(err(
+                offset,
+                ErrorCode::Unsupported,
+                format!("filter id {id} ({}) is not supported", filter_name(id)),
+            ))
+        }
+    })
 }

@@ -5,16 +5,23 @@
 //! the whole path in the scalar build.
 
 pub fn unshuffle(src: &[u8], es: usize) -> Vec<u8> {
+    let mut out = vec![0u8; src.len()];
+    unshuffle_into(src, es, &mut out);
+    out
+}
+
+/// Unshuffle into `out`, which must be as long as `src`.
+pub fn unshuffle_into(src: &[u8], es: usize, out: &mut [u8]) {
+    assert_eq!(src.len(), out.len(), "unshuffle_into: output length");
     if es <= 1 || src.len() < es {
-        return src.to_vec();
+        return out.copy_from_slice(src);
     }
     let n = src.len() / es;
-    let mut out = vec![0u8; src.len()];
     match es {
-        2 => fixed::<2>(src, n, &mut out),
-        4 => fixed::<4>(src, n, &mut out),
-        8 => fixed::<8>(src, n, &mut out),
-        16 => fixed::<16>(src, n, &mut out),
+        2 => fixed::<2>(src, n, out),
+        4 => fixed::<4>(src, n, out),
+        8 => fixed::<8>(src, n, out),
+        16 => fixed::<16>(src, n, out),
         _ => {
             for b in 0..es {
                 let plane = &src[b * n..(b + 1) * n];
@@ -25,7 +32,6 @@ pub fn unshuffle(src: &[u8], es: usize) -> Vec<u8> {
         }
     }
     out[n * es..].copy_from_slice(&src[n * es..]);
-    out
 }
 
 fn fixed<const ES: usize>(src: &[u8], n: usize, out: &mut [u8]) {
@@ -69,9 +75,28 @@ mod simd128 {
                 let mut t = [zero; ES];
                 for j in 0..ES / 2 {
                     let (a, b) = (v[j], v[j + ES / 2]);
-                    t[2 * j] = i8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(a, b);
-                    t[2 * j + 1] =
-                        i8x16_shuffle::<8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31>(a, b);
+                    t[2 * j] =
+                        i8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(
+                            a, b,
+                        );
+                    t[2 * j + 1] = i8x16_shuffle::<
+                        8,
+                        24,
+                        9,
+                        25,
+                        10,
+                        26,
+                        11,
+                        27,
+                        12,
+                        28,
+                        13,
+                        29,
+                        14,
+                        30,
+                        15,
+                        31,
+                    >(a, b);
                 }
                 v = t;
                 rounds /= 2;
