@@ -454,10 +454,12 @@ impl Builder {
             self.start(Data::Struct(Box::default()));
         }
         let row = self.len;
-        let have = self.data.kind();
         match &mut self.data {
             Data::Struct(s) => Ok((s, row)),
-            _ => Err(Reject::Mismatch { have, got: "map" }),
+            other => Err(Reject::Mismatch {
+                have: other.kind(),
+                got: "map",
+            }),
         }
     }
 

@@ -812,7 +812,9 @@ impl<'a> Parser<'a> {
         // Columns created by the struct's first map may each expect one value per row:
         // at most the struct's own hint, and at most the rows that still fit in the input
         // if every row repeats this map (2 bytes per entry at least, plus the header).
-        let rows = b.hint.min(self.remaining() / (2 * count + 1));
+        // (Worked out only when a field is created: a division per map is not free.)
+        let (hint, left) = (b.hint, self.remaining());
+        let rows = move || hint.min(left / (2 * count + 1));
         let (s, row) = b.begin_struct().map_err(|e| self.reject(e, start, "map"))?;
         for i in 0..count {
             let kstart = self.pos;
@@ -825,23 +827,14 @@ impl<'a> Parser<'a> {
                     let key = self.key(kstart)?;
                     let encoded = &self.buf[kstart..self.pos];
                     let budget = &mut self.budget;
-                    let hint = || take(budget, if row == 0 { rows } else { 0 });
+                    let hint = || take(budget, if row == 0 { rows() } else { 0 });
                     s.field(i, encoded, key, row, hint)
                         .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?
                 }
             };
             let child = &mut s.children[f];
             if child.len != row {
-                return Err(err(
-                    self.at(kstart),
-                    ErrorCode::Invalid,
-                    format!(
-                        "the key \"{}\" at byte {} repeats a key of the same map (at byte {})",
-                        s.names[f],
-                        self.at(kstart),
-                        self.at(start)
-                    ),
-                ));
+                return Err(self.duplicate_key(&s.names[f], kstart, start));
             }
             // Most fields are one scalar that the column takes as it is, or nil.
             if self.peek() == Some(0xc0) {
@@ -853,6 +846,19 @@ impl<'a> Parser<'a> {
         }
         b.end_struct(count);
         Ok(())
+    }
+
+    #[cold]
+    fn duplicate_key(&self, name: &str, kstart: usize, start: usize) -> DecodeError {
+        err(
+            self.at(kstart),
+            ErrorCode::Invalid,
+            format!(
+                "the key \"{name}\" at byte {} repeats a key of the same map (at byte {})",
+                self.at(kstart),
+                self.at(start)
+            ),
+        )
     }
 
     /// The bytes of a map key, which must be a str.
