@@ -2,7 +2,7 @@
 
 use arrowsmith_core::{Bitmap, DecodeError, ErrorCode, Format};
 
-use crate::builder::{Builder, Data, Reject};
+use crate::builder::{Builder, Data, Reject, StructData};
 use crate::kernels;
 
 type Result<T = ()> = std::result::Result<T, DecodeError>;
@@ -823,14 +823,7 @@ impl<'a> Parser<'a> {
                     self.pos += len;
                     f
                 }
-                None => {
-                    let key = self.key(kstart)?;
-                    let encoded = &self.buf[kstart..self.pos];
-                    let budget = &mut self.budget;
-                    let hint = || take(budget, if row == 0 { rows() } else { 0 });
-                    s.field(i, encoded, key, row, hint)
-                        .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?
-                }
+                None => self.key_miss(s, i, row, rows)?,
             };
             let child = &mut s.children[f];
             if child.len != row {
@@ -846,6 +839,27 @@ impl<'a> Parser<'a> {
         }
         b.end_struct(count);
         Ok(())
+    }
+
+    /// The field of the key at `pos` when the key cache missed (first map, a changed
+    /// key order, a long key): decode, validate and look the key up. Kept out of line so
+    /// that `map`'s hot loop stays small.
+    #[cold]
+    #[inline(never)]
+    fn key_miss(
+        &mut self,
+        s: &mut StructData,
+        i: usize,
+        row: usize,
+        rows: impl FnOnce() -> usize,
+    ) -> Result<usize> {
+        let kstart = self.pos;
+        let key = self.key(kstart)?;
+        let encoded = &self.buf[kstart..self.pos];
+        let budget = &mut self.budget;
+        let hint = || take(budget, if row == 0 { rows() } else { 0 });
+        s.field(i, encoded, key, row, hint)
+            .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))
     }
 
     #[cold]

@@ -233,6 +233,30 @@ fn records_in_a_repeated_key_order_keep_every_check() {
     assert_eq!((code, off), (ErrorCode::Invalid, dup_at as u64));
     assert!(msg.contains("\"one\""), "{msg}");
 
+    // Keys longer than the cache's 16-byte window (and near the end of the input,
+    // where the window does not fit) resolve by name, in any order.
+    let long = b"a_key_longer_than_sixteen_bytes";
+    let mut v = vec![0x93];
+    for swap in [false, true, false] {
+        let mut keys = vec![(long.as_slice(), 1u8), (b"s".as_slice(), 2u8)];
+        if swap {
+            keys.reverse();
+        }
+        v.push(0x82);
+        for (k, x) in keys {
+            v.push(0xa0 | k.len() as u8);
+            v.extend(k);
+            v.push(x);
+        }
+    }
+    let b = dec(&v);
+    assert_eq!(b.fields.len(), 2);
+    assert_eq!(
+        i32s(b.column(std::str::from_utf8(long).unwrap()).unwrap()),
+        vec![1, 1, 1]
+    );
+    assert_eq!(i32s(b.column("s").unwrap()), vec![2, 2, 2]);
+
     // The same name under a str8 header is the same column.
     let mut v = vec![0x93];
     rec(&mut v, &two);
