@@ -97,7 +97,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
         // Cells point to few collections in long runs.
         let mut addrs: Vec<u64> = Vec::new();
         let mut prev = 0;
-        let _ = cells.try_for_each(|_, c| -> std::result::Result<(), ()> {
+        for i in 0..cells.n {
+            let c = cells.get(i);
             if !c.is_null() {
                 total += c.len as u64;
                 if c.addr != prev {
@@ -105,8 +106,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     prev = c.addr;
                 }
             }
-            Ok(())
-        });
+        }
         // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
         let limit = MAX_VALUES.min(self.budget);
         if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
@@ -129,14 +129,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
         let mut valid = vec![0u8; n.div_ceil(8)];
         let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
         offsets.push(0);
-        let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
+        for i in 0..n {
+            let c = cells.get(i);
             if !c.is_null() {
                 valid[i / 8] |= 1 << (i % 8);
                 total += c.len as u64;
             }
             offsets.push(total as i32);
-            Ok(())
-        });
+        }
         (offsets, Bitmap::from_bytes(valid, n))
     }
 
@@ -150,9 +150,10 @@ impl<'a, 'c> VlReader<'a, 'c> {
         values: &mut [u8],
     ) -> Result<()> {
         let mut cur: Option<(u64, &Collection<'a>)> = None;
-        cells.try_for_each(|i, c| {
+        for i in 0..cells.n {
+            let c = cells.get(i);
             if c.is_null() || c.len == 0 {
-                return Ok(());
+                continue;
             }
             let coll = match cur {
                 Some((a, coll)) if a == c.addr => coll,
@@ -178,8 +179,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 ));
             }
             copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
-            Ok(())
-        })
+        }
+        Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
