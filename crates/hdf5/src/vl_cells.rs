@@ -44,6 +44,7 @@ impl<'b> Cells<'b> {
                 .and_then(|x| x.checked_add(off + cell))
         });
         if let Some(end) = last_end {
+            // Also covers n * 16 + off for packed cells (stride = cell = 16).
             if end.is_none_or(|e| e > bytes.len()) {
                 return Err(invalid(0, "variable-length cells past the raw data"));
             }
@@ -55,6 +56,34 @@ impl<'b> Cells<'b> {
             off,
             so,
         })
+    }
+
+    /// Call `f(i, cell)` for every cell in order, stopping at the first error. Cells packed
+    /// back to back with 8-byte offsets (plain VL datasets) take a loop over 16-byte
+    /// records without per-field bounds checks.
+    #[inline(always)]
+    pub fn try_for_each<E>(
+        &self,
+        mut f: impl FnMut(usize, Cell) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if self.so == 8 && self.stride == 16 {
+            // In bounds: `new` checked (n - 1) * 16 + off + 16 <= bytes.len().
+            let packed = &self.bytes[self.off..self.off + self.n * 16];
+            for (i, h) in packed.chunks_exact(16).enumerate() {
+                let h: &[u8; 16] = h.try_into().unwrap();
+                let [l0, l1, l2, l3, a0, a1, a2, a3, a4, a5, a6, a7, i0, i1, i2, i3] = *h;
+                f(
+                    i,
+                    Cell {
+                        len: u32::from_le_bytes([l0, l1, l2, l3]),
+                        addr: u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]),
+                        idx: u32::from_le_bytes([i0, i1, i2, i3]),
+                    },
+                )?;
+            }
+            return Ok(());
+        }
+        (0..self.n).try_for_each(|i| f(i, self.get(i)))
     }
 
     #[inline(always)]

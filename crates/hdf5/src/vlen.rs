@@ -97,8 +97,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
         // Cells point to few collections in long runs.
         let mut addrs: Vec<u64> = Vec::new();
         let mut prev = 0;
-        for i in 0..cells.n {
-            let c = cells.get(i);
+        let _ = cells.try_for_each(|_, c| -> std::result::Result<(), ()> {
             if !c.is_null() {
                 total += c.len as u64;
                 if c.addr != prev {
@@ -106,7 +105,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     prev = c.addr;
                 }
             }
-        }
+            Ok(())
+        });
         // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
         let limit = MAX_VALUES.min(self.budget);
         if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
@@ -129,14 +129,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
         let mut valid = vec![0u8; n.div_ceil(8)];
         let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
         offsets.push(0);
-        for i in 0..n {
-            let c = cells.get(i);
+        let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
             if !c.is_null() {
                 valid[i / 8] |= 1 << (i % 8);
                 total += c.len as u64;
             }
             offsets.push(total as i32);
-        }
+            Ok(())
+        });
         (offsets, Bitmap::from_bytes(valid, n))
     }
 
@@ -149,29 +149,33 @@ impl<'a, 'c> VlReader<'a, 'c> {
         offsets: &[i32],
         values: &mut [u8],
     ) -> Result<()> {
-        let mut cur: Option<(u64, &Collection<'a>)> = None;
-        for i in 0..cells.n {
-            let c = cells.get(i);
+        // The current run's collection and its table.
+        let mut cur: Option<(u64, &Collection<'a>, &[(u32, u32)])> = None;
+        cells.try_for_each(|i, c| {
             if c.is_null() || c.len == 0 {
-                continue;
+                return Ok(());
             }
-            let coll = match cur {
-                Some((a, coll)) if a == c.addr => coll,
+            let (coll, objs) = match cur {
+                Some((a, coll, objs)) if a == c.addr => (coll, objs),
                 _ => {
                     let coll = self.cache.get(&c.addr).expect("loaded");
-                    cur = Some((c.addr, coll));
-                    coll
+                    let objs = coll.table(self.tables)?;
+                    cur = Some((c.addr, coll, objs));
+                    (coll, objs)
                 }
             };
             // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
             let len = c.len as usize * base;
             let idx = c.idx;
-            let (from, size) = coll.span(idx, self.tables)?.ok_or_else(|| {
-                invalid(
-                    coll.at,
-                    format!("global heap collection has no object {idx} (cell {i})"),
-                )
-            })?;
+            let (from, size) = match objs.get(idx as usize) {
+                Some(&(s, n)) if n != u32::MAX => (s as usize, n as usize),
+                _ => {
+                    return Err(invalid(
+                        coll.at,
+                        format!("global heap collection has no object {idx} (cell {i})"),
+                    ))
+                }
+            };
             if size < len {
                 return Err(invalid(
                     coll.at,
@@ -179,8 +183,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 ));
             }
             copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
-        }
-        Ok(())
+            Ok(())
+        })
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
