@@ -116,22 +116,16 @@ impl<'a> Collection<'a> {
         })
     }
 
-    /// `(start, size)` of object `idx` within [`Collection::bytes`] (bounds checked at
-    /// parse); the table is parsed on first use and kept in `cache`.
-    #[inline]
-    pub fn span(&self, idx: u32, cache: &GcolCache) -> Result<Option<(usize, usize)>> {
-        let objs = match self.objs.get() {
-            Some(t) => t,
-            None => {
-                let t = self.parse_table()?;
-                cache.put(self.addr, self.bytes.len() as u64, t.clone());
-                self.objs.get_or_init(|| t)
-            }
-        };
-        let Some(&(s, n)) = objs.get(idx as usize) else {
-            return Ok(None);
-        };
-        Ok((n != u32::MAX).then_some((s as usize, n as usize)))
+    /// The `object index → (start, size)` table (starts and sizes checked against
+    /// [`Collection::bytes`] at parse; size `u32::MAX` marks a missing index). Parsed on
+    /// first use and kept in `cache`.
+    pub fn table(&self, cache: &GcolCache) -> Result<&[(u32, u32)]> {
+        if let Some(t) = self.objs.get() {
+            return Ok(t);
+        }
+        let t = self.parse_table()?;
+        cache.put(self.addr, self.bytes.len() as u64, t.clone());
+        Ok(self.objs.get_or_init(|| t))
     }
 
     fn parse_table(&self) -> Result<Table> {
@@ -141,8 +135,9 @@ impl<'a> Collection<'a> {
         let mut p = 16usize;
         let ohdr = (8 + sl).div_ceil(8) * 8;
         while p + ohdr <= bytes.len() {
-            let idx = u16::from_le_bytes([bytes[p], bytes[p + 1]]) as usize;
-            let osize = le_uint(&bytes[p + 8..p + 8 + sl]);
+            let h = &bytes[p..p + ohdr];
+            let idx = u16::from_le_bytes([h[0], h[1]]) as usize;
+            let osize = le_uint(&h[8..8 + sl]);
             if idx == 0 {
                 break;
             }

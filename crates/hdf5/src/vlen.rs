@@ -149,28 +149,33 @@ impl<'a, 'c> VlReader<'a, 'c> {
         offsets: &[i32],
         values: &mut [u8],
     ) -> Result<()> {
-        let mut cur: Option<(u64, &Collection<'a>)> = None;
+        // The current run's collection and its table.
+        let mut cur: Option<(u64, &Collection<'a>, &[(u32, u32)])> = None;
         cells.try_for_each(|i, c| {
             if c.is_null() || c.len == 0 {
                 return Ok(());
             }
-            let coll = match cur {
-                Some((a, coll)) if a == c.addr => coll,
+            let (coll, objs) = match cur {
+                Some((a, coll, objs)) if a == c.addr => (coll, objs),
                 _ => {
                     let coll = self.cache.get(&c.addr).expect("loaded");
-                    cur = Some((c.addr, coll));
-                    coll
+                    let objs = coll.table(self.tables)?;
+                    cur = Some((c.addr, coll, objs));
+                    (coll, objs)
                 }
             };
             // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
             let len = c.len as usize * base;
             let idx = c.idx;
-            let (from, size) = coll.span(idx, self.tables)?.ok_or_else(|| {
-                invalid(
-                    coll.at,
-                    format!("global heap collection has no object {idx} (cell {i})"),
-                )
-            })?;
+            let (from, size) = match objs.get(idx as usize) {
+                Some(&(s, n)) if n != u32::MAX => (s as usize, n as usize),
+                _ => {
+                    return Err(invalid(
+                        coll.at,
+                        format!("global heap collection has no object {idx} (cell {i})"),
+                    ))
+                }
+            };
             if size < len {
                 return Err(invalid(
                     coll.at,
