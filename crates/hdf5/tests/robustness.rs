@@ -160,13 +160,7 @@ fn restartable_with_range_cache() {
             let end = (off + len).min(b.len() as u64);
             cache.insert(off, b[off as usize..end as usize].to_vec());
         };
-        let f = loop {
-            match Hdf5File::open(&cache) {
-                Ok(f) => break f,
-                Err(e) if e.is_need_bytes() => load(&mut cache, e.offset, e.need_len),
-                Err(e) => panic!("{e}"),
-            }
-        };
+        let f = open_through(&mut cache, load);
         for p in &paths {
             // Prefetch with plan() until it stops asking, then read must need nothing more.
             let want = full.read(&b, p, 0, None);
@@ -204,6 +198,17 @@ fn restartable_with_range_cache() {
     }
 }
 
+/// Open from a range cache, loading each range the open asks for (the sans-I/O host loop).
+fn open_through(cache: &mut RangeCache, load: impl Fn(&mut RangeCache, u64, u64)) -> Hdf5File {
+    loop {
+        match Hdf5File::open(&*cache) {
+            Ok(f) => return f,
+            Err(e) if e.is_need_bytes() => load(cache, e.offset, e.need_len),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
 fn cache_get(c: &RangeCache, o: u64, l: u64) -> Option<()> {
     use arrowsmith_core::ByteSource;
     c.get(o, l as usize).map(|_| ())
@@ -224,13 +229,7 @@ fn restartable_read_without_plan() {
                 let end = (off + len.max(64)).min(b.len() as u64);
                 cache.insert(off, b[off as usize..end as usize].to_vec());
             };
-            let f = loop {
-                match Hdf5File::open(&cache) {
-                    Ok(f) => break f,
-                    Err(e) if e.is_need_bytes() => load(&mut cache, e.offset, e.need_len),
-                    Err(e) => panic!("{e}"),
-                }
-            };
+            let f = open_through(&mut cache, load);
             for p in &paths {
                 let want = full.read(&b, p, start, count);
                 let mut rounds = 0;

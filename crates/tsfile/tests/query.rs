@@ -89,12 +89,7 @@ fn time_range_and_projection() {
         (i64::MIN, i64::MAX),
     ] {
         let cols = ["i64", "id1", "d", "str"];
-        let q = Query {
-            columns: Some(cols.iter().map(|s| s.to_string()).collect()),
-            start: Some(start),
-            end: Some(end),
-            ..Default::default()
-        };
+        let q = range_query(&cols, start, end);
         let b = f.read(&fx.bytes, &q).unwrap();
         assert_eq!(
             b.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
@@ -309,15 +304,20 @@ fn time_range_ending_mid_page_every_encoding() {
             .collect();
         let cols: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
         for (start, end) in [(t(0), t(3)), (t(5), t(20)), (t(9), t(9))] {
-            let q = Query {
-                columns: Some(cols.iter().map(|s| s.to_string()).collect()),
-                start: Some(start),
-                end: Some(end),
-                ..Default::default()
-            };
+            let q = range_query(&cols, start, end);
             let b = f.read(&fx.bytes, &q).unwrap();
             let want = expected(&fx.meta, |_, t| t >= start && t <= end, &cols);
             assert_rows(&rows(&b, &cols), &want);
         }
+    }
+}
+
+/// Columns over an inclusive time range.
+fn range_query(cols: &[&str], start: i64, end: i64) -> Query {
+    Query {
+        columns: Some(cols.iter().map(|s| s.to_string()).collect()),
+        start: Some(start),
+        end: Some(end),
+        ..Default::default()
     }
 }

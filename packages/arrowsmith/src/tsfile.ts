@@ -95,6 +95,7 @@ const timeUnitRewrite = (unit: TsFileQuery['timeUnit']) =>
 export class TsFile extends FileReaderBase<Glue> {
   #version = 0;
   #pool?: { pool: Pool; ref: FileRef };
+  #spans = new Map<string, Promise<BigInt64Array>>();
 
   /** Format version byte: 3 (TsFile 1.x) or 4 (2.x). */
   get version(): number {
@@ -178,12 +179,12 @@ export class TsFile extends FileReaderBase<Glue> {
     const base = { table: q.table, columns: q.columns, tags: q.tags };
     const perDevice = Math.ceil((2 * pool.size) / devices.length);
     const jobs: Job[] = [];
+    const qs = toBig(q.start);
+    const qe = toBig(q.end);
     for (const d of devices) {
-      const span = perDevice > 1 ? await this.call(() => this.handle.deviceSpan(d)) : undefined;
-      const clip = (t: TimeValue | undefined, bound: bigint, pick: (a: bigint, b: bigint) => boolean) =>
-        t === undefined ? bound : pick(toBig(t)!, bound) ? toBig(t)! : bound;
-      const start = span?.length ? clip(q.start, span[0]!, (a, b) => a > b) : 0n;
-      const end = span?.length ? clip(q.end, span[1]!, (a, b) => a < b) : -1n;
+      const span = perDevice > 1 ? await this.#span(d) : undefined;
+      const start = span?.length ? (qs !== undefined && qs > span[0]! ? qs : span[0]!) : 0n;
+      const end = span?.length ? (qe !== undefined && qe < span[1]! ? qe : span[1]!) : -1n;
       if (!span?.length || end - start < BigInt(perDevice)) {
         jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: q.start, end: q.end } });
         continue;
@@ -196,8 +197,18 @@ export class TsFile extends FileReaderBase<Glue> {
         jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: a, end: b } });
       }
     }
-    this.release();
     return jobs;
+  }
+
+  /** A device's [start, end, rows], read from its index once (the file is read-only). */
+  #span(device: string): Promise<BigInt64Array> {
+    let p = this.#spans.get(device);
+    if (!p) {
+      p = this.call(() => this.handle.deviceSpan(device)).finally(() => this.release());
+      this.#spans.set(device, p);
+      p.catch(() => this.#spans.delete(device));
+    }
+    return p;
   }
 
   /** The same rows as `read`, one RecordBatch per device. */
