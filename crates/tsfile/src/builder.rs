@@ -106,6 +106,11 @@ impl ColBuilder {
         }
         self.validity.push_n(false, n);
         self.nulls += n;
+        self.push_null_values(n);
+    }
+
+    /// The value slots of `n` null rows (zeros; Utf8/Binary: empty).
+    fn push_null_values(&mut self, n: usize) {
         match &mut self.data {
             Data::Bool(b) => b.push_n(false, n),
             Data::I32(v) => v.resize(v.len() + n, 0),
@@ -125,6 +130,11 @@ impl ColBuilder {
             return;
         }
         self.validity.push_n(true, k1 - k0);
+        self.push_values(vals, k0, k1);
+    }
+
+    /// The value slots of `vals[k0..k1]`, validity untouched.
+    fn push_values(&mut self, vals: &Values, k0: usize, k1: usize) {
         match (&mut self.data, vals) {
             (Data::Bool(b), Values::Bool(v)) => v[k0..k1].iter().for_each(|&x| b.push(x)),
             (Data::I32(o), Values::I32(v)) => o.extend_from_slice(&v[k0..k1]),
@@ -174,23 +184,35 @@ impl ColBuilder {
     /// Rows `lo..hi` of a page whose presence bitmap is `bitmap` (MSB-first, 1 = present) and
     /// whose non-null values are `vals`.
     pub fn push_scatter(&mut self, vals: &Values, bitmap: &[u8], lo: usize, hi: usize) {
-        let present = |i: usize| bitmap[i >> 3] & (0x80 >> (i & 7)) != 0;
-        let mut k: usize = popcount_prefix(bitmap, lo);
-        let mut i = lo;
-        while i < hi {
-            // Runs of present rows are copied at once, runs of nulls filled at once.
-            let start = i;
-            if present(i) {
-                while i < hi && present(i) {
-                    i += 1;
+        if hi <= lo {
+            return;
+        }
+        let k0 = popcount_prefix(bitmap, lo);
+        let present = popcount_prefix(bitmap, hi) - k0;
+        // Validity: the page bitmap bit-reversed in bulk (MSB-first → Arrow's LSB-first).
+        self.validity.extend_from_msb_first(bitmap, lo, hi);
+        self.nulls += (hi - lo) - present;
+        match (&mut self.data, vals) {
+            (Data::I32(o), Values::I32(v)) => expand(o, v, k0, bitmap, lo, hi),
+            (Data::I64(o), Values::I64(v)) => expand(o, v, k0, bitmap, lo, hi),
+            (Data::F32(o), Values::F32(v)) => expand(o, v, k0, bitmap, lo, hi),
+            (Data::F64(o), Values::F64(v)) => expand(o, v, k0, bitmap, lo, hi),
+            _ => {
+                // Booleans and bytes: runs of present rows copied at once, null runs filled.
+                let present = |i: usize| bitmap[i >> 3] & (0x80 >> (i & 7)) != 0;
+                let (mut i, mut k) = (lo, k0);
+                while i < hi {
+                    let (start, p) = (i, present(i));
+                    while i < hi && present(i) == p {
+                        i += 1;
+                    }
+                    if p {
+                        self.push_values(vals, k, k + (i - start));
+                        k += i - start;
+                    } else {
+                        self.push_null_values(i - start);
+                    }
                 }
-                self.push_run(vals, k, k + (i - start));
-                k += i - start;
-            } else {
-                while i < hi && !present(i) {
-                    i += 1;
-                }
-                self.push_nulls(i - start);
             }
         }
     }
@@ -248,6 +270,48 @@ pub(crate) fn arrow_type(t: TsType, unit: TimeUnit) -> DataType {
 }
 
 /// Number of set bits among the first `n` bits of an MSB-first bitmap.
+/// Values of rows `lo..hi` placed at their row positions (zeros in null slots): `vals[k..]`
+/// holds the present values in order. Eight rows per bitmap byte: a full byte copies eight
+/// values, an empty byte writes eight zeros, only mixed bytes go bit by bit.
+fn expand<T: Copy + Default>(
+    out: &mut Vec<T>,
+    vals: &[T],
+    mut k: usize,
+    bitmap: &[u8],
+    lo: usize,
+    hi: usize,
+) {
+    out.reserve(hi - lo);
+    let mut i = lo;
+    let one = |out: &mut Vec<T>, i: usize, k: &mut usize| {
+        if bitmap[i >> 3] & (0x80 >> (i & 7)) != 0 {
+            out.push(vals[*k]);
+            *k += 1;
+        } else {
+            out.push(T::default());
+        }
+    };
+    while i < hi && i % 8 != 0 {
+        one(out, i, &mut k);
+        i += 1;
+    }
+    while i + 8 <= hi {
+        match bitmap[i >> 3] {
+            0xff => {
+                out.extend_from_slice(&vals[k..k + 8]);
+                k += 8;
+            }
+            0 => out.extend_from_slice(&[T::default(); 8]),
+            _ => (i..i + 8).for_each(|j| one(out, j, &mut k)),
+        }
+        i += 8;
+    }
+    while i < hi {
+        one(out, i, &mut k);
+        i += 1;
+    }
+}
+
 pub(crate) fn popcount_prefix(bitmap: &[u8], n: usize) -> usize {
     let full = n / 8;
     let mut c: usize = bitmap[..full].iter().map(|b| b.count_ones() as usize).sum();
@@ -311,5 +375,59 @@ mod tests {
         assert_eq!(v, &vec![2, 3, 0, 4, 5, 0, 6, 7]);
         assert_eq!(b.nulls, 2);
         assert_eq!(popcount_prefix(&[0xb6, 0xc0], 10), 7);
+    }
+
+    /// The bulk scatter equals pushing row by row, for every column kind and any window.
+    #[test]
+    fn scatter_matches_row_by_row() {
+        let bitmap: Vec<u8> = (0..24u32)
+            .map(|i| [0xff, 0, 0xb6, 0x7f, 0x01][i as usize % 5] ^ (i as u8 & 3))
+            .collect();
+        let n = popcount_prefix(&bitmap, bitmap.len() * 8);
+        let kinds = [
+            (TsType::Int64, Values::I64((0..n as i64).collect())),
+            (
+                TsType::Double,
+                Values::F64((0..n).map(|x| x as f64 + 0.5).collect()),
+            ),
+            (
+                TsType::Boolean,
+                Values::Bool((0..n).map(|x| x % 3 == 0).collect()),
+            ),
+            (TsType::Text, {
+                let mut offsets = vec![0u32];
+                let mut data = Vec::new();
+                for x in 0..n {
+                    data.extend(std::iter::repeat_n(b'a' + (x % 26) as u8, x % 4));
+                    offsets.push(data.len() as u32);
+                }
+                Values::Bytes { offsets, data }
+            }),
+        ];
+        for (t, vals) in &kinds {
+            for (lo, hi) in [(0, 192), (3, 77), (8, 9), (13, 13), (1, 190), (64, 128)] {
+                let mut a = ColBuilder::new(*t);
+                let mut b = ColBuilder::new(*t);
+                a.push_nulls(5);
+                b.push_nulls(5);
+                a.push_scatter(vals, &bitmap, lo, hi);
+                let mut k = popcount_prefix(&bitmap, lo);
+                for i in lo..hi {
+                    if bitmap[i / 8] & (0x80 >> (i % 8)) != 0 {
+                        b.push_one(vals, k);
+                        k += 1;
+                    } else {
+                        b.push_nulls(1);
+                    }
+                }
+                assert_eq!(a.validity, b.validity, "{t:?} {lo}..{hi}");
+                assert_eq!(a.nulls, b.nulls);
+                assert_eq!(
+                    format!("{:?}", a.data),
+                    format!("{:?}", b.data),
+                    "{t:?} {lo}..{hi}"
+                );
+            }
+        }
     }
 }

@@ -4,9 +4,9 @@
 //! The SIMD128 variant is compiled only when the build enables `simd128`; the scalar
 //! variant is the reference and the fallback, and both are tested to agree.
 
+mod scalar;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
-mod scalar;
 
 /// True when this build uses the SIMD128 kernels.
 pub const ENABLED: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
@@ -41,13 +41,32 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     }
 }
 
+/// Reverse the bit order inside each byte of `src` into `dst` (same length): MSB-first
+/// bitmaps (TsFile null bitmaps) become Arrow's LSB-first ones.
+#[inline]
+pub fn reverse_bits(src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd128::reverse_bits(src, dst)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        scalar::reverse_bits(src, dst)
+    }
+}
+
 /// Append the big-endian values in `src` to `dst` in native order.
 pub fn extend_from_be<T: bytemuck::Pod + Default>(dst: &mut Vec<T>, src: &[u8]) {
     let width = std::mem::size_of::<T>();
     let n = src.len() / width;
     let at = dst.len();
     dst.resize(at + n, T::default());
-    swap_bytes(width, &src[..n * width], bytemuck::cast_slice_mut(&mut dst[at..]));
+    swap_bytes(
+        width,
+        &src[..n * width],
+        bytemuck::cast_slice_mut(&mut dst[at..]),
+    );
 }
 
 /// Scalar reference, exposed for equivalence tests and benchmarks.
@@ -71,6 +90,20 @@ mod tests {
             assert!(!is_ascii(&v) && !scalar::is_ascii(&v), "high byte at {at}");
             assert_eq!(is_ascii(&v[..at]), v[..at].is_ascii());
             v[at] = b'a';
+        }
+    }
+
+    #[test]
+    fn reverse_bits_matches_std() {
+        let src: Vec<u8> = (0..=255u8).chain(0..40).collect();
+        for len in [0, 1, 7, 8, 15, 16, 17, 33, 296] {
+            let mut a = vec![0u8; len];
+            let mut b = vec![0u8; len];
+            reverse_bits(&src[..len], &mut a);
+            scalar::reverse_bits(&src[..len], &mut b);
+            let want: Vec<u8> = src[..len].iter().map(|x| x.reverse_bits()).collect();
+            assert_eq!(a, want);
+            assert_eq!(b, want);
         }
     }
 

@@ -60,7 +60,11 @@ fn swap<const W: usize>(src: &[u8], dst: &mut [u8]) {
         di.copy_from_slice(&swap_word::<W>(x, m).to_le_bytes());
     }
     // Fewer than 8 bytes left (a whole number of lanes): per byte.
-    for (si, di) in s.remainder().chunks_exact(W).zip(d.into_remainder().chunks_exact_mut(W)) {
+    for (si, di) in s
+        .remainder()
+        .chunks_exact(W)
+        .zip(d.into_remainder().chunks_exact_mut(W))
+    {
         for i in 0..W {
             di[i] = si[W - 1 - i];
         }
@@ -76,7 +80,10 @@ mod tests {
             let n = src.len() / w * w;
             let mut got = vec![0u8; n];
             super::swap_bytes(w, &src[..n], &mut got);
-            let want: Vec<u8> = src[..n].chunks(w).flat_map(|c| c.iter().rev().copied()).collect();
+            let want: Vec<u8> = src[..n]
+                .chunks(w)
+                .flat_map(|c| c.iter().rev().copied())
+                .collect();
             assert_eq!(got, want, "width {w}");
         }
     }
@@ -87,7 +94,25 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     let mut words = bytes.chunks_exact(16);
     let mut acc = 0u64;
     for w in &mut words {
-        acc |= u64::from_le_bytes(w[..8].try_into().unwrap()) | u64::from_le_bytes(w[8..].try_into().unwrap());
+        acc |= u64::from_le_bytes(w[..8].try_into().unwrap())
+            | u64::from_le_bytes(w[8..].try_into().unwrap());
     }
     acc & 0x8080_8080_8080_8080 == 0 && words.remainder().iter().all(|&b| b < 0x80)
+}
+
+/// Reverse the bit order inside every byte, eight bytes per step (three masked swaps:
+/// nibbles, bit pairs, bits).
+pub fn reverse_bits(src: &[u8], dst: &mut [u8]) {
+    let mut s = src.chunks_exact(8);
+    let mut d = dst.chunks_exact_mut(8);
+    for (si, di) in (&mut s).zip(&mut d) {
+        let x = u64::from_le_bytes(si.try_into().unwrap());
+        let x = ((x >> 4) & 0x0f0f_0f0f_0f0f_0f0f) | ((x & 0x0f0f_0f0f_0f0f_0f0f) << 4);
+        let x = ((x >> 2) & 0x3333_3333_3333_3333) | ((x & 0x3333_3333_3333_3333) << 2);
+        let x = ((x >> 1) & 0x5555_5555_5555_5555) | ((x & 0x5555_5555_5555_5555) << 1);
+        di.copy_from_slice(&x.to_le_bytes());
+    }
+    for (a, b) in s.remainder().iter().zip(d.into_remainder()) {
+        *b = a.reverse_bits();
+    }
 }

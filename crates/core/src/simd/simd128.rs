@@ -32,3 +32,22 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     }
     u8x16_bitmask(acc) == 0 && super::scalar::is_ascii(blocks.remainder())
 }
+
+/// Bit order reversed inside every byte: each nibble looked up reversed with one
+/// `i8x16.swizzle`, the two halves swapped.
+pub fn reverse_bits(src: &[u8], dst: &mut [u8]) {
+    let table = u8x16(0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15);
+    let low = u8x16_splat(0x0f);
+    let mut s = src.chunks_exact(16);
+    let mut d = dst.chunks_exact_mut(16);
+    for (si, di) in (&mut s).zip(&mut d) {
+        // SAFETY: both chunks are exactly 16 bytes; wasm loads/stores are unaligned-safe.
+        unsafe {
+            let v = v128_load(si.as_ptr() as *const v128);
+            let lo = i8x16_swizzle(table, v128_and(v, low));
+            let hi = i8x16_swizzle(table, u8x16_shr(v, 4));
+            v128_store(di.as_mut_ptr() as *mut v128, v128_or(u8x16_shl(lo, 4), hi));
+        }
+    }
+    super::scalar::reverse_bits(s.remainder(), d.into_remainder());
+}
