@@ -35,7 +35,7 @@ import {
   Vector,
   type Data,
 } from 'apache-arrow';
-import type { Loaded } from './wasm.js';
+import { ownedCopy, type Loaded } from './wasm.js';
 
 export interface ColumnDesc {
   type: string;
@@ -164,8 +164,8 @@ export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rew
   const bytes: Bytes = (i) => {
     const ptr = ptrs[2 * i]!;
     const len = ptrs[2 * i + 1]!;
-    // slice() of the ArrayBuffer gives a fresh, 8-byte aligned, JS-owned copy.
-    return copy ? new Uint8Array(mem.slice(ptr, ptr + len)) : new Uint8Array(mem, ptr, len);
+    const view = new Uint8Array(mem, ptr, len);
+    return copy ? ownedCopy(view) : view;
   };
   const fields = desc.fields.map(arrowField);
   const children = desc.fields.map((f, i) => buildData(f.col, fields[i]!.type, bytes));

@@ -35,6 +35,11 @@ platform.startWorker = (url) => {
     terminate: () => void w.terminate(),
   };
 };
+platform.copyBytes = (src) => {
+  const b = Buffer.allocUnsafeSlow(src.length);
+  b.set(src);
+  return new Uint8Array(b.buffer, b.byteOffset, src.length);
+};
 platform.lazy = () => loadSync((variant) => readFileSync(file(variant)));
 
 export * from './index.js';

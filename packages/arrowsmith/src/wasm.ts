@@ -35,6 +35,11 @@ export interface Platform {
   workerUrl?: URL;
   /** Logical cores (Node; browsers have navigator.hardwareConcurrency). */
   cores?: () => number;
+  /**
+   * Node: a JS-owned copy without the zero fill every JS allocation does first (the copy
+   * overwrites every byte at once), saving a pass over each output buffer.
+   */
+  copyBytes?: (src: Uint8Array) => Uint8Array;
 }
 
 /** The two ends of a worker, whatever the platform calls them. */
@@ -51,6 +56,11 @@ export interface WorkerPort {
 export const platform: Platform = {
   defaults: (variant, opts) => new URL(`arrowsmith_${variant}.wasm`, opts.baseUrl ?? new URL('../wasm/', import.meta.url)),
 };
+
+/** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. */
+export function ownedCopy(src: Uint8Array): Uint8Array {
+  return platform.copyBytes ? platform.copyBytes(src) : src.slice();
+}
 
 export interface Loaded {
   glue: Glue;
