@@ -153,11 +153,18 @@ export class Hdf5File extends FileReaderBase<Glue> {
     return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: cuts[i]!, count: b - cuts[i]! }));
   }
 
-  /** The dataset in RecordBatches of `rows` rows. */
-  async *batches(path: string, options: { rows?: number } = {}): AsyncGenerator<RecordBatch> {
+  /** The dataset in RecordBatches of `rows` rows (decoded a few ahead on the pool, if any). */
+  async *batches(path: string, options: { rows?: number; signal?: AbortSignal } = {}): AsyncGenerator<RecordBatch> {
     const rows = options.rows ?? 65536;
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
     const total = (await this.info(path)).shape[0] ?? 1;
+    if (this.#pool && total > rows) {
+      const { pool, ref } = this.#pool;
+      const jobs: Job[] = [];
+      for (let start = 0; start < total; start += rows) jobs.push({ kind: 'hdf5', file: ref, path, start, count: Math.min(rows, total - start) });
+      yield* pool.batches(jobs, { signal: options.signal });
+      return;
+    }
     for (let start = 0; start < total; start += rows) yield await this.readBatch(path, start, Math.min(rows, total - start));
   }
 

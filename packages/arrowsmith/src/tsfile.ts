@@ -214,6 +214,14 @@ export class TsFile extends FileReaderBase<Glue> {
   /** The same rows as `read`, one RecordBatch per device. */
   async *batches(q: TsFileQuery = {}): AsyncGenerator<RecordBatch> {
     const devices = q.devices ?? this.devices(q.table).filter((d) => !q.table || d.table === q.table).map((d) => d.path);
+    if (this.#pool && q.limit === undefined && devices.length > 1) {
+      // One job per device on the pool, a few ahead of the consumer, yielded in order.
+      const { pool, ref } = this.#pool;
+      const base = { table: q.table, columns: q.columns, tags: q.tags, start: q.start, end: q.end };
+      const jobs: Job[] = devices.map((d) => ({ kind: 'tsfile', file: ref, query: { ...base, devices: [d] } }));
+      for await (const b of pool.batches(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) })) if (b.numRows > 0) yield b;
+      return;
+    }
     let left = q.limit ?? Infinity;
     for (const d of devices) {
       if (left <= 0) return;

@@ -203,4 +203,53 @@ describe('worker pool', () => {
       expectSameTable(await one.read(q), t);
     }
   });
+
+  it('yields batches on the pool like one thread: TsFile per device, HDF5 per row range; stops early and aborts cleanly', async () => {
+    const { RecordBatch, Table } = await import('apache-arrow');
+    const collect = async (it: AsyncIterable<InstanceType<typeof RecordBatch>>) => {
+      const out = [];
+      for await (const b of it) out.push(b);
+      return out;
+    };
+    const ts = new Uint8Array(readFileSync(join(FIXTURES, 'tsfile', 'cpp_many_devices_ts2diff.tsfile')));
+    const one = await openTsFile(ts);
+    for (const p of [pool, transfer]) {
+      const par = await openTsFile(ts, { pool: p });
+      for (const q of [{}, { timeUnit: 'us' as const, columns: [one.tables()[0]!.columns.at(-1)!.name] }]) {
+        const want = await collect(one.batches(q));
+        const got = await collect(par.batches(q));
+        expect(want.length).toBeGreaterThan(2);
+        expect(got.length).toBe(want.length);
+        got.forEach((b, i) => expectSameTable(new Table([want[i]!]), new Table([b])));
+        // Each batch has its own tag dictionary, so the batches are not one Table: count rows.
+        expect(got.reduce((n, b) => n + b.numRows, 0)).toBe((await one.read(q)).numRows);
+      }
+      // A consumer that stops after one batch leaves nothing queued; the pool goes on.
+      for await (const b of par.batches()) {
+        expect(b.numRows).toBeGreaterThan(0);
+        break;
+      }
+      expect(p.stats().queued).toBe(0);
+      const ac = new AbortController();
+      await expect(
+        (async () => {
+          for await (const _ of par.batches({ signal: ac.signal })) ac.abort();
+        })(),
+      ).rejects.toThrow(/abort/i);
+      expect(p.stats().queued).toBe(0);
+      expectSameTable(await one.read(), await par.read());
+    }
+    const h5 = new Uint8Array(readFileSync(join(FIXTURES, 'hdf5', 'vl_latest.h5')));
+    const plain = await openHdf5(h5);
+    const par = await openHdf5(h5, { pool });
+    const paths = (await plain.list('/')).filter((e) => e.kind === 'dataset' && e.shape.length > 0 && e.shape[0]! > 4).map((e) => '/' + e.name);
+    expect(paths.length).toBeGreaterThan(1);
+    for (const path of paths) {
+      const want = await collect(plain.batches(path, { rows: 3 }));
+      const got = await collect(par.batches(path, { rows: 3 }));
+      expect(got.length).toBe(want.length);
+      got.forEach((b, i) => expectSameTable(new Table([want[i]!]), new Table([b])));
+      expect(got.reduce((n, b) => n + b.numRows, 0)).toBe((await plain.read(path)).numRows);
+    }
+  });
 });

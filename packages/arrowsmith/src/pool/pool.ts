@@ -5,7 +5,7 @@
  * one Arrow table (see assemble.ts). Abort terminates and replaces the busy workers;
  * workers whose wasm memory grew large are recycled after their job to give it back.
  */
-import { Table } from 'apache-arrow';
+import { Table, type RecordBatch } from 'apache-arrow';
 import type { BatchDesc } from '../arrow.js';
 import { DecodeError, type DecodeErrorCode } from '../errors.js';
 import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
@@ -69,6 +69,8 @@ class Slot {
 interface Queued {
   job: Job;
   call: Call;
+  /** Write into shared buffers (two phases) rather than send the batch back; default: the pool's mode. */
+  shared?: boolean;
   resolve: (r: { slot: Slot; id: number; result: Decoded }) => void;
   reject: (e: unknown) => void;
 }
@@ -195,7 +197,7 @@ export class Pool {
       slot.busy = true;
       q.call.slots.add(slot);
       slot.waits.set(id, { resolve: q.resolve as never, reject: q.reject, task: true });
-      this.#send(slot, { type: 'task', id, job: q.job, shared: this.sharedMemory }, transferOf(q.job));
+      this.#send(slot, { type: 'task', id, job: q.job, shared: q.shared ?? this.sharedMemory }, transferOf(q.job));
     }
   }
 
@@ -258,6 +260,60 @@ export class Pool {
       return new Table([sharedBatch(l)]);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.#recycleLarge(call);
+    }
+  }
+
+  /**
+   * Run jobs and yield one RecordBatch per job, in job order, as they complete: at most
+   * `ahead` jobs are queued or running at once (default: twice the workers), so a consumer
+   * that stops early, or reads slowly, does not make the pool decode everything. Batches
+   * come back by transfer (each its own buffers; nothing is assembled).
+   * @internal used by the format readers.
+   */
+  async *batches(jobs: Job[], options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number } = {}): AsyncGenerator<RecordBatch> {
+    if (this.#closed) throw new Error('arrowsmith: the pool is closed');
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const ahead = Math.max(1, options.ahead ?? 2 * this.size);
+    const call = new Call(signal);
+    const dropQueued = (why: unknown) => {
+      for (let i = this.#queue.length - 1; i >= 0; i--) {
+        if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(why);
+      }
+    };
+    const onAbort = () => {
+      call.aborted = abortError(signal!);
+      dropQueued(call.aborted);
+      for (const slot of call.slots) if (slot.busy) this.#replace(slot, call.aborted);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const pending: Promise<{ result: Decoded }>[] = [];
+    let next = 0;
+    const submit = () => {
+      const job = jobs[next++]!;
+      const p = new Promise<{ result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, shared: false, resolve, reject }));
+      p.catch(() => {}); // observed when its turn comes, or dropped with the generator
+      pending.push(p);
+    };
+    try {
+      while (pending.length < ahead && next < jobs.length) submit();
+      this.#pump();
+      while (pending.length > 0) {
+        const { result } = await pending.shift()!;
+        if (call.aborted !== undefined) throw call.aborted;
+        if (next < jobs.length) {
+          submit();
+          this.#pump();
+        }
+        options.rewrite?.(result.desc);
+        yield transferredBatches([result])[0]!;
+      }
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      // Stopped early or failed: what is still queued is not wanted; running jobs finish
+      // and their batches (transferred, nothing held in a worker) are dropped.
+      dropQueued(new Error('arrowsmith: batches() was closed'));
       this.#recycleLarge(call);
     }
   }
