@@ -112,11 +112,41 @@ export class FileReaderBase<R extends WasmFileReader> {
     return parts;
   }
 
+  /** Ranges kept supplied across reads (a TsFile's footer and index), with their bytes. */
+  private kept: [number, Uint8Array][] = [];
+
+  /**
+   * Fetch and supply ranges (flat [start, end, ...]; overlaps merged) that every read needs,
+   * and supply them again whenever the cache is cleared: otherwise each read would ask for
+   * them again, one missing range (one failed call) at a time.
+   */
+  protected async keep(flat: number[]): Promise<void> {
+    const ranges: [number, number][] = [];
+    for (let i = 0; i < flat.length; i += 2) ranges.push([flat[i]!, flat[i + 1]!]);
+    ranges.sort((a, b) => a[0] - b[0]);
+    const merged: [number, number][] = [];
+    for (const [s, e] of ranges) {
+      const last = merged[merged.length - 1];
+      if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+      else if (e > s) merged.push([s, e]);
+    }
+    for (const [s, e] of merged) {
+      const bytes = await this.reader.read(s, e - s);
+      this.handle.supply(s, bytes);
+      this.kept.push([s, bytes]);
+      this.loaded.push([s, e]);
+    }
+  }
+
   /** After a read that fetched ranges: drop them so memory stays bounded. */
   protected release(): void {
     if (!this.inMemory) {
       this.handle.clearCache();
       this.loaded = [];
+      for (const [s, bytes] of this.kept) {
+        this.handle.supply(s, bytes);
+        this.loaded.push([s, s + bytes.length]);
+      }
     }
   }
 

@@ -113,10 +113,11 @@ export class TsFile extends FileReaderBase<Glue> {
     const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, false);
     const f = new TsFile(p.wasm, p.reader, p.handle);
     // The head magic and the tail (footer, metadata, usually the index) in one go, instead
-    // of discovering them one missing range at a time.
+    // of discovering them one missing range at a time; kept across reads (every read plans
+    // from the index).
     const size = p.reader.size;
     const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
-    await f.prefetch([0, Math.min(size, 4096), Math.max(0, size - tail), size]);
+    await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size]);
     f.#version = await f.call(() => p.handle.open());
     if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
     return f;
