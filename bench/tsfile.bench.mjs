@@ -21,6 +21,8 @@ execFileSync('bash', [join(root, 'scripts/setup-python.sh')], { stdio: 'inherit'
 const FILES = {
   'A (writer defaults: TS_2DIFF/GORILLA, LZ4)': ['tsfile_A.tsfile', ['--writer-defaults', '--compression', 'LZ4']],
   'B (PLAIN, SNAPPY)': ['tsfile_B.tsfile', ['--encoding', 'PLAIN', '--compression', 'SNAPPY']],
+  // Null bitmaps on every value page: the validity/expansion path instead of the one-copy path.
+  'C (as A, 30% of field values null)': ['tsfile_C.tsfile', ['--writer-defaults', '--compression', 'LZ4', '--nulls', '0.3']],
 };
 const T0 = 1_700_000_000_000n;
 const QUERIES = {
