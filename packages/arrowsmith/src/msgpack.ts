@@ -4,7 +4,8 @@ import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
 import { toDecodeError, wasmCall } from './errors.js';
 import { SchemaMismatch } from './pool/assemble.js';
 import type { Pool } from './pool/pool.js';
-import { isShared, type Job } from './pool/protocol.js';
+import { guessCuts } from './msgpack-cuts.js';
+import { isShared, type Decoded, type Job } from './pool/protocol.js';
 import { current, type Loaded } from './wasm.js';
 
 export interface MsgpackOptions {
@@ -80,14 +81,24 @@ async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOp
   const { pool, signal, ...rest } = options;
   signal?.throwIfAborted();
   const maxDepth = rest.maxDepth ?? 256;
+  const fastPath = rest.fastPath ?? true;
+  const shared = isShared(bytes.buffer);
+  const piece = (a: number, b: number, inArray: boolean): Job => ({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath, maxDepth });
+  // Records: cut at guessed row starts and let the decodes prove the guess (msgpack-cuts.ts).
+  const guess = guessCuts(bytes, rest.layout ?? 'auto', 2 * pool.size);
+  if (guess) {
+    const jobs = guess.cuts.slice(1).map((b, i) => piece(guess.cuts[i]!, b, guess.inArray));
+    const addsUp = (rs: Decoded[]) => guess.rows === undefined || rs.reduce((n, r) => n + r.desc.rows, 0) === guess.rows;
+    try {
+      return await pool.table(jobs, { signal, speculative: addsUp });
+    } catch (e) {
+      if (!(e instanceof SchemaMismatch)) throw e;
+    }
+  }
   const split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], 2 * pool.size, maxDepth)) as Float64Array;
   const inArray = split[0] === 1;
   const jobs: Job[] = [];
-  const shared = isShared(bytes.buffer);
-  for (let i = 1; i + 2 < split.length; i += 3) {
-    const [a, b] = [split[i]!, split[i + 1]!];
-    jobs.push({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath: rest.fastPath ?? true, maxDepth });
-  }
+  for (let i = 1; i + 2 < split.length; i += 3) jobs.push(piece(split[i]!, split[i + 1]!, inArray));
   if (jobs.length > 1) {
     try {
       return await pool.table(jobs, { signal });

@@ -13,6 +13,7 @@ import { createPool, decodeMsgpack, DecodeError, openHdf5, openTsFile, type Pool
 import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
 import { FIXTURES } from './fixtures.js';
 import { workerUrl } from './pools.js';
+import { guessCuts } from '../src/msgpack-cuts.js';
 
 const corpora = readdirSync(join(FIXTURES, 'msgpack')).filter((f) => f.endsWith('.msgpack')).sort();
 let pool: Pool;
@@ -84,6 +85,60 @@ describe('worker pool', () => {
     const tt = await decodeMsgpack(bytes, { pool: transfer });
     expect(tt.batches.length).toBeGreaterThan(1);
     expectTableMatches(tt, reference(bytes) as unknown[]);
+  });
+
+  it('cuts large record inputs at guessed row starts, proven by the decodes, and falls back exactly when a guess is wrong', async () => {
+    const rows = records(40_000);
+    const bytes = encode(rows);
+    // Every guessed cut is a true record start (the offsets of the encoded records).
+    const starts = new Set<number>();
+    let at = bytes.length - rows.reduce((n, r) => n + encode(r).length, 0);
+    for (const r of rows) {
+      starts.add(at);
+      at += encode(r).length;
+    }
+    const guess = guessCuts(bytes, 'auto', 4)!;
+    expect(guess.inArray).toBe(true);
+    expect(guess.rows).toBe(rows.length);
+    expect(guess.cuts.length).toBe(5);
+    guess.cuts.slice(0, -1).forEach((c) => expect(starts.has(c), `cut ${c}`).toBe(true));
+    for (const p of [pool, transfer]) expectTableMatches(await decodeMsgpack(bytes, { pool: p }), rows);
+    // A record stream (concatenated maps) guesses the same way.
+    const stream = new Uint8Array(rows.flatMap((r) => [...encode(r)]));
+    expect(guessCuts(stream, 'auto', 4)?.inArray).toBe(false);
+    expectTableMatches(await decodeMsgpack(stream, { pool }), rows);
+    // The first record's opening bytes also inside a binary payload: guesses land inside
+    // records, the decodes refuse them, and the exact scan gives the same table.
+    const opening = [0x88, 0xa2, 0x69, 0x64]; // fixmap of 8 entries, "id": the tricky records' opening
+    const tricky = rows.map((r, i) => ({ ...r, blob: i % 3 ? new Uint8Array(0) : new Uint8Array([...opening, ...opening]) }));
+    expect([...encode(tricky[0]).subarray(0, 4)]).toEqual(opening);
+    const trickyBytes = encode(tricky);
+    const trickyStarts = new Set<number>();
+    at = trickyBytes.length - tricky.reduce((n, r) => n + encode(r).length, 0);
+    for (const r of tricky) {
+      trickyStarts.add(at);
+      at += encode(r).length;
+    }
+    expect(guessCuts(trickyBytes, 'auto', 4)!.cuts.slice(0, -1).some((c) => !trickyStarts.has(c))).toBe(true);
+    expectTableMatches(await decodeMsgpack(trickyBytes, { pool }), reference(trickyBytes) as unknown[]);
+    // Truncated, and an array whose count disagrees with its elements: one thread's error.
+    for (const bad of [bytes.subarray(0, bytes.length - 5), (() => {
+      const b = bytes.slice();
+      b.set([0xdd, 0, 0, 0x9c, 0x41], 0); // claims 40001 elements
+      return b;
+    })()]) {
+      const e1 = (() => {
+        try {
+          decodeMsgpack(bad);
+        } catch (e) {
+          return e as DecodeError;
+        }
+      })();
+      expect(e1).toBeInstanceOf(DecodeError);
+      const e2 = (await decodeMsgpack(bad, { pool }).catch((x) => x)) as DecodeError;
+      expect(e2).toBeInstanceOf(DecodeError);
+      expect([e2.code, e2.offset]).toEqual([e1!.code, e1!.offset]);
+    }
   });
 
   it('gives one decode’s types when pieces would infer different ones', async () => {

@@ -10,7 +10,7 @@ import type { BatchDesc } from '../arrow.js';
 import { DecodeError, type DecodeErrorCode } from '../errors.js';
 import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
 import { current, glueFor, load, platform, type Loaded, type WorkerPort } from '../wasm.js';
-import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
+import { layout, placeOuts, SchemaMismatch, sharedBatch, transferredBatches } from './assemble.js';
 import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WireError } from './protocol.js';
 
 export interface PoolOptions {
@@ -212,7 +212,18 @@ export class Pool {
    * Run jobs and assemble their rows, in job order, into one table.
    * @internal used by the format readers.
    */
-  async table(jobs: Job[], options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void } = {}): Promise<Table> {
+  async table(
+    jobs: Job[],
+    options: PoolCallOptions & {
+      rewrite?: (d: BatchDesc) => void;
+      /**
+       * The jobs were cut at guessed boundaries: a failing job, or decoded results this
+       * rejects, mean the guess was wrong (or the input is bad); the call then rejects with
+       * SchemaMismatch so the caller redoes the work exactly.
+       */
+      speculative?: (results: Decoded[]) => boolean;
+    } = {},
+  ): Promise<Table> {
     if (this.#closed) throw new Error('arrowsmith: the pool is closed');
     const { signal } = options;
     signal?.throwIfAborted();
@@ -242,10 +253,15 @@ export class Pool {
       const failed = settled.find((s) => s.status === 'rejected');
       if (call.aborted !== undefined || failed) {
         dropAll();
+        if (call.aborted === undefined && options.speculative) throw new SchemaMismatch('arrowsmith: a guessed piece did not decode');
         throw call.aborted ?? (failed as PromiseRejectedResult).reason;
       }
       for (const d of done) options.rewrite?.(d.result.desc);
       const results = done.map((d) => d.result);
+      if (options.speculative && !options.speculative(results)) {
+        dropAll();
+        throw new SchemaMismatch('arrowsmith: the guessed pieces do not add up');
+      }
       if (!this.sharedMemory) return new Table(transferredBatches(results));
       let l: ReturnType<typeof layout>;
       try {
