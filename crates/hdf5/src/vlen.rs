@@ -18,7 +18,7 @@ use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
 use crate::global_heap::{Collection, GcolCache};
 use crate::io::{err, invalid, le_uint};
-use crate::vl_cells::Cells;
+use crate::vl_cells::{Cell, Cells};
 use crate::Ctx;
 
 /// A run of cells in one collection: its address, the collection and its object table.
@@ -162,28 +162,48 @@ impl<'a, 'c> VlReader<'a, 'c> {
     ) -> Result<()> {
         // The current run's collection and its table.
         let mut cur: Option<Run<'_, 'a>> = None;
-        cells.try_for_each(|i, c| {
-            if c.is_null() || c.len == 0 {
-                return Ok(());
+        if let Some(packed) = cells.packed() {
+            // A plain loop (no closure call per cell) keeps the run state in locals.
+            for (i, (h, &o)) in packed.chunks_exact(16).zip(offsets).enumerate() {
+                let c = Cell::packed(h.try_into().unwrap());
+                self.gather_cell(&mut cur, i, c, base, o, values)?;
             }
-            let (coll, objs) = match cur {
-                Some((a, coll, objs)) if a == c.addr => (coll, objs),
-                _ => {
-                    let (coll, objs) = self.collection(c.addr)?;
-                    cur = Some((c.addr, coll, objs));
-                    (coll, objs)
-                }
-            };
-            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
-            let len = c.len as usize * base;
-            let idx = c.idx;
-            let from = match objs.get(idx as usize) {
-                Some(&(s, n)) if n != u32::MAX && n as usize >= len => s as usize,
-                other => return Err(bad_object(coll.at, idx, i, len, other.copied())),
-            };
-            copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
-            Ok(())
-        })
+            return Ok(());
+        }
+        cells.try_for_each(|i, c| self.gather_cell(&mut cur, i, c, base, offsets[i], values))
+    }
+
+    /// Copy one cell's payload to `values[at * base..]` (see [`VlReader::gather_into`]).
+    #[inline(always)]
+    fn gather_cell<'s>(
+        &'s self,
+        cur: &mut Option<Run<'s, 'a>>,
+        i: usize,
+        c: Cell,
+        base: usize,
+        at: i32,
+        values: &mut [u8],
+    ) -> Result<()> {
+        if c.is_null() || c.len == 0 {
+            return Ok(());
+        }
+        let (coll, objs) = match *cur {
+            Some((a, coll, objs)) if a == c.addr => (coll, objs),
+            _ => {
+                let (coll, objs) = self.collection(c.addr)?;
+                *cur = Some((c.addr, coll, objs));
+                (coll, objs)
+            }
+        };
+        // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
+        let len = c.len as usize * base;
+        let idx = c.idx;
+        let from = match objs.get(idx as usize) {
+            Some(&(s, n)) if n != u32::MAX && n as usize >= len => s as usize,
+            other => return Err(bad_object(coll.at, idx, i, len, other.copied())),
+        };
+        copy_payload(values, at as usize * base, coll.bytes, from, len);
+        Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
