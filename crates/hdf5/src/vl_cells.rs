@@ -28,6 +28,17 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// A 16-byte header with 8-byte offsets.
+    #[inline(always)]
+    pub fn packed(h: &[u8; 16]) -> Cell {
+        let [l0, l1, l2, l3, a0, a1, a2, a3, a4, a5, a6, a7, i0, i1, i2, i3] = *h;
+        Cell {
+            len: u32::from_le_bytes([l0, l1, l2, l3]),
+            addr: u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]),
+            idx: u32::from_le_bytes([i0, i1, i2, i3]),
+        }
+    }
+
     /// Address 0 or undefined: a null value, no payload.
     #[inline]
     pub fn is_null(&self) -> bool {
@@ -70,20 +81,18 @@ impl<'b> Cells<'b> {
             // In bounds: `new` checked (n - 1) * 16 + off + 16 <= bytes.len().
             let packed = &self.bytes[self.off..self.off + self.n * 16];
             for (i, h) in packed.chunks_exact(16).enumerate() {
-                let h: &[u8; 16] = h.try_into().unwrap();
-                let [l0, l1, l2, l3, a0, a1, a2, a3, a4, a5, a6, a7, i0, i1, i2, i3] = *h;
-                f(
-                    i,
-                    Cell {
-                        len: u32::from_le_bytes([l0, l1, l2, l3]),
-                        addr: u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]),
-                        idx: u32::from_le_bytes([i0, i1, i2, i3]),
-                    },
-                )?;
+                f(i, Cell::packed(h.try_into().unwrap()))?;
             }
             return Ok(());
         }
         (0..self.n).try_for_each(|i| f(i, self.get(i)))
+    }
+
+    /// The headers as one slice of 16-byte records when packed with 8-byte offsets (plain
+    /// VL datasets), for loops that want no per-cell closure call.
+    pub fn packed(&self) -> Option<&'b [u8]> {
+        // In bounds: `new` checked (n - 1) * 16 + off + 16 <= bytes.len().
+        (self.so == 8 && self.stride == 16).then(|| &self.bytes[self.off..self.off + self.n * 16])
     }
 
     #[inline(always)]

@@ -18,8 +18,11 @@ use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
 use crate::global_heap::{Collection, GcolCache};
 use crate::io::{err, invalid, le_uint};
-use crate::vl_cells::Cells;
+use crate::vl_cells::{Cell, Cells};
 use crate::Ctx;
+
+/// A run of cells in one collection: its address, the collection and its object table.
+type Run<'r, 'a> = (u64, &'r Collection<'a>, &'r [(u32, u32)]);
 
 /// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
 const MAX_VALUES: u64 = i32::MAX as u64;
@@ -140,6 +143,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
         (offsets, Bitmap::from_bytes(valid, n))
     }
 
+    /// A loaded collection and its table: once per run of cells, so out of line to keep the
+    /// per-cell loop small.
+    #[inline(never)]
+    fn collection(&self, addr: u64) -> Result<(&Collection<'a>, &[(u32, u32)])> {
+        let coll = self.cache.get(&addr).expect("loaded");
+        Ok((coll, coll.table(self.tables)?))
+    }
+
     /// Copy every valid cell's payload to `values[offsets[i] * base ..]`. Cells are visited
     /// in increasing offset order, which [`copy_payload`] relies on.
     fn gather_into(
@@ -150,41 +161,49 @@ impl<'a, 'c> VlReader<'a, 'c> {
         values: &mut [u8],
     ) -> Result<()> {
         // The current run's collection and its table.
-        let mut cur: Option<(u64, &Collection<'a>, &[(u32, u32)])> = None;
-        cells.try_for_each(|i, c| {
-            if c.is_null() || c.len == 0 {
-                return Ok(());
+        let mut cur: Option<Run<'_, 'a>> = None;
+        if let Some(packed) = cells.packed() {
+            // A plain loop (no closure call per cell) keeps the run state in locals.
+            for (i, (h, &o)) in packed.chunks_exact(16).zip(offsets).enumerate() {
+                let c = Cell::packed(h.try_into().unwrap());
+                self.gather_cell(&mut cur, i, c, base, o, values)?;
             }
-            let (coll, objs) = match cur {
-                Some((a, coll, objs)) if a == c.addr => (coll, objs),
-                _ => {
-                    let coll = self.cache.get(&c.addr).expect("loaded");
-                    let objs = coll.table(self.tables)?;
-                    cur = Some((c.addr, coll, objs));
-                    (coll, objs)
-                }
-            };
-            // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
-            let len = c.len as usize * base;
-            let idx = c.idx;
-            let (from, size) = match objs.get(idx as usize) {
-                Some(&(s, n)) if n != u32::MAX => (s as usize, n as usize),
-                _ => {
-                    return Err(invalid(
-                        coll.at,
-                        format!("global heap collection has no object {idx} (cell {i})"),
-                    ))
-                }
-            };
-            if size < len {
-                return Err(invalid(
-                    coll.at,
-                    format!("global heap object {idx} holds {size} bytes, cell {i} needs {len}"),
-                ));
+            return Ok(());
+        }
+        cells.try_for_each(|i, c| self.gather_cell(&mut cur, i, c, base, offsets[i], values))
+    }
+
+    /// Copy one cell's payload to `values[at * base..]` (see [`VlReader::gather_into`]).
+    #[inline(always)]
+    fn gather_cell<'s>(
+        &'s self,
+        cur: &mut Option<Run<'s, 'a>>,
+        i: usize,
+        c: Cell,
+        base: usize,
+        at: i32,
+        values: &mut [u8],
+    ) -> Result<()> {
+        if c.is_null() || c.len == 0 {
+            return Ok(());
+        }
+        let (coll, objs) = match *cur {
+            Some((a, coll, objs)) if a == c.addr => (coll, objs),
+            _ => {
+                let (coll, objs) = self.collection(c.addr)?;
+                *cur = Some((c.addr, coll, objs));
+                (coll, objs)
             }
-            copy_payload(values, offsets[i] as usize * base, coll.bytes, from, len);
-            Ok(())
-        })
+        };
+        // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
+        let len = c.len as usize * base;
+        let idx = c.idx;
+        let from = match objs.get(idx as usize) {
+            Some(&(s, n)) if n != u32::MAX && n as usize >= len => s as usize,
+            other => return Err(bad_object(coll.at, idx, i, len, other.copied())),
+        };
+        copy_payload(values, at as usize * base, coll.bytes, from, len);
+        Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
@@ -303,19 +322,38 @@ impl<'a, 'c> VlReader<'a, 'c> {
     }
 }
 
+/// The error for a cell whose heap object is missing or too short; out of line so the
+/// per-cell gather loop stays small enough to inline.
+#[cold]
+#[inline(never)]
+fn bad_object(at: u64, idx: u32, cell: usize, len: usize, obj: Option<(u32, u32)>) -> DecodeError {
+    match obj {
+        Some((_, n)) if n != u32::MAX => invalid(
+            at,
+            format!("global heap object {idx} holds {n} bytes, cell {cell} needs {len}"),
+        ),
+        _ => invalid(
+            at,
+            format!("global heap collection has no object {idx} (cell {cell})"),
+        ),
+    }
+}
+
 /// Copy `src[from..from + len]` to `dst[at..at + len]`. Payloads up to 64 bytes (typical
-/// strings) move in 16-byte blocks when both buffers have room past the end: in wasm that
-/// beats one `memory.copy` call per cell. The bytes written past `at + len` belong to cells
+/// strings) move as one fixed 32- or 64-byte block when both buffers have room past the
+/// end: in wasm that is a few inline loads and stores instead of a `memory.copy` call or a
+/// block loop. The bytes written past `at + len` belong to cells
 /// copied later (callers go in increasing `at` order), so they are overwritten before the
 /// buffer is used; near either buffer's end the exact copy is taken instead.
-#[inline]
+#[inline(always)]
 fn copy_payload(dst: &mut [u8], at: usize, src: &[u8], from: usize, len: usize) {
-    let padded = len.div_ceil(16) * 16;
-    if len <= 64 && at + padded <= dst.len() && from + padded <= src.len() {
-        let d = dst[at..at + padded].chunks_exact_mut(16);
-        for (d, s) in d.zip(src[from..from + padded].chunks_exact(16)) {
-            d.copy_from_slice(s);
-        }
+    if len <= 32 && at + 32 <= dst.len() && from + 32 <= src.len() {
+        // Fixed-size copies compile to a few loads and stores (no `memory.copy` call).
+        let s: &[u8; 32] = src[from..from + 32].try_into().unwrap();
+        dst[at..at + 32].copy_from_slice(s);
+    } else if len <= 64 && at + 64 <= dst.len() && from + 64 <= src.len() {
+        let s: &[u8; 64] = src[from..from + 64].try_into().unwrap();
+        dst[at..at + 64].copy_from_slice(s);
     } else {
         dst[at..at + len].copy_from_slice(&src[from..from + len]);
     }
