@@ -62,7 +62,7 @@ for (const [label, [file, args]] of Object.entries(FILES)) {
 const text = writeResults(
   join(root, 'bench/results/tsfile.md'),
   'TsFile reading benchmark',
-  '`npm run bench:tsfile`. 10 devices × 100,000 rows (table `bench_table`, tag `id1`, fields s1 INT64, s2 DOUBLE, s3 FLOAT, s4 INT32, time TS_2DIFF), written by the official C++ writer (PyPI tsfile): A with the writer's default encodings and LZ4, B with PLAIN and SNAPPY (the seed dataset's two files), C as A with 30 % of the field values null (every value page carries a null bitmap). Queries: all fields of all devices; one device (tag filter); one third of the time range. Medians of one run; Arrowsmith single-threaded in Node, open + read to an Arrow Table with JS-owned buffers; the official reader timed inside Python (open, query_table, read_arrow_batch until done). "vs native" = native median / this median.',
+  '`npm run bench:tsfile`. 10 devices × 100,000 rows (table `bench_table`, tag `id1`, fields s1 INT64, s2 DOUBLE, s3 FLOAT, s4 INT32, time TS_2DIFF), written by the official C++ writer (PyPI tsfile): A with the writer’s default encodings and LZ4, B with PLAIN and SNAPPY (the seed dataset’s two files), C as A with 30 % of the field values null (every value page carries a null bitmap). Queries: all fields of all devices; one device (tag filter); one third of the time range. Medians of one run; Arrowsmith single-threaded in Node, open + read to an Arrow Table with JS-owned buffers; the official reader timed inside Python (open, query_table, read_arrow_batch until done). "vs native" = native median / this median.',
   mdTable(['file', 'query', 'reader', 'median ms', 'M rows/s', 'vs native'], rows),
 );
 console.log('\n' + text);
