@@ -12,10 +12,7 @@ impl Bitmap {
     }
 
     pub fn with_capacity(bits: usize) -> Self {
-        Bitmap {
-            bytes: Vec::with_capacity(bits.div_ceil(8)),
-            len: 0,
-        }
+        Bitmap { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
     }
 
     /// `len` bits, all set to `value`.
@@ -28,10 +25,7 @@ impl Bitmap {
     }
 
     pub fn from_bytes(bytes: Vec<u8>, len: usize) -> Self {
-        assert!(
-            bytes.len() * 8 >= len,
-            "bitmap bytes shorter than its length"
-        );
+        assert!(bytes.len() * 8 >= len, "bitmap bytes shorter than its length");
         Bitmap { bytes, len }
     }
 
@@ -55,8 +49,7 @@ impl Bitmap {
             n -= 1;
         }
         let whole = n / 8;
-        self.bytes
-            .extend(std::iter::repeat_n(if bit { 0xff } else { 0 }, whole));
+        self.bytes.extend(std::iter::repeat_n(if bit { 0xff } else { 0 }, whole));
         self.len += whole * 8;
         for _ in 0..n % 8 {
             self.push(bit);
@@ -135,10 +128,7 @@ impl Bitmap {
     /// Number of unset bits (nulls, when used as validity).
     pub fn count_zeros(&self) -> usize {
         let full = self.len / 8;
-        let mut ones: usize = self.bytes[..full]
-            .iter()
-            .map(|b| b.count_ones() as usize)
-            .sum();
+        let mut ones: usize = self.bytes[..full].iter().map(|b| b.count_ones() as usize).sum();
         if self.len % 8 != 0 {
             ones += (self.bytes[full] & ((1u8 << (self.len % 8)) - 1)).count_ones() as usize;
         }

@@ -28,15 +28,11 @@ pub trait ByteSource {
                     format,
                     offset,
                     ErrorCode::Truncated,
-                    format!(
-                        "needs {len} bytes at offset {offset} but the file has {} bytes",
-                        self.size()
-                    ),
+                    format!("needs {len} bytes at offset {offset} but the file has {} bytes", self.size()),
                 ))
             }
         }
-        self.get(offset, len)
-            .ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
+        self.get(offset, len).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
     }
 }
 
@@ -71,11 +67,7 @@ pub struct RangeCache {
 
 impl RangeCache {
     pub fn new(size: u64) -> Self {
-        RangeCache {
-            size,
-            segments: BTreeMap::new(),
-            separate_neighbours: false,
-        }
+        RangeCache { size, segments: BTreeMap::new(), separate_neighbours: false }
     }
 
     /// A cache that merges only overlapping ranges, not ranges that merely touch. For
@@ -84,10 +76,7 @@ impl RangeCache {
     /// time. A read that does span two neighbours gets `NeedBytes` for its range; supplying
     /// it overlaps both and merges them, so reads stay correct.
     pub fn keeping_neighbours(size: u64) -> Self {
-        RangeCache {
-            separate_neighbours: true,
-            ..RangeCache::new(size)
-        }
+        RangeCache { separate_neighbours: true, ..RangeCache::new(size) }
     }
 
     /// Add loaded bytes at `offset`, merging with overlapping or touching segments.
@@ -104,11 +93,7 @@ impl RangeCache {
             .range(..=end)
             .filter(|(s, seg)| {
                 let s_end = **s + seg.len() as u64;
-                if sep {
-                    **s < end && s_end > start
-                } else {
-                    s_end >= start
-                }
+                if sep { **s < end && s_end > start } else { s_end >= start }
             })
             .map(|(s, _)| *s)
             .collect();
@@ -125,10 +110,7 @@ impl RangeCache {
         // Pieces in start order (the new bytes among them); overlapping bytes are the same
         // file bytes, so each piece only contributes what lies past the merged end so far.
         // Built without zero-filling: this runs on every supplied range.
-        let mut pieces: Vec<(u64, Vec<u8>)> = touching
-            .iter()
-            .map(|s| (*s, self.segments.remove(s).unwrap()))
-            .collect();
+        let mut pieces: Vec<(u64, Vec<u8>)> = touching.iter().map(|s| (*s, self.segments.remove(s).unwrap())).collect();
         pieces.push((offset, bytes));
         pieces.sort_by_key(|(s, _)| *s);
         for (s, seg) in &pieces {
@@ -184,20 +166,14 @@ mod tests {
         assert_eq!(src.read(Format::Hdf5, 1, 2).unwrap(), &[2, 3]);
         let err = src.read(Format::Hdf5, 3, 2).unwrap_err();
         assert_eq!(err.code, ErrorCode::Truncated);
-        assert_eq!(
-            src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code,
-            ErrorCode::Truncated
-        );
+        assert_eq!(src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code, ErrorCode::Truncated);
     }
 
     #[test]
     fn cache_merges_and_reports_missing() {
         let mut c = RangeCache::new(100);
         c.insert(10, vec![1; 10]);
-        assert_eq!(
-            c.read(Format::TsFile, 5, 2).unwrap_err().code,
-            ErrorCode::NeedBytes
-        );
+        assert_eq!(c.read(Format::TsFile, 5, 2).unwrap_err().code, ErrorCode::NeedBytes);
         c.insert(20, vec![2; 5]);
         c.insert(5, vec![3; 6]);
         assert_eq!(c.segments.len(), 1);
@@ -205,34 +181,20 @@ mod tests {
         assert_eq!(&got[..6], &[3; 6]);
         assert_eq!(&got[6..15], &[1; 9]);
         assert_eq!(&got[15..], &[2; 5]);
-        assert_eq!(
-            c.read(Format::TsFile, 99, 2).unwrap_err().code,
-            ErrorCode::Truncated
-        );
+        assert_eq!(c.read(Format::TsFile, 99, 2).unwrap_err().code, ErrorCode::Truncated);
     }
 
     #[test]
     fn cache_merges_overlaps_from_both_sides() {
         let file: Vec<u8> = (0..100u8).collect();
         let mut c = RangeCache::new(100);
-        for (a, b) in [
-            (10, 20),
-            (30, 40),
-            (15, 35),
-            (5, 12),
-            (38, 60),
-            (60, 61),
-            (0, 1),
-        ] {
+        for (a, b) in [(10, 20), (30, 40), (15, 35), (5, 12), (38, 60), (60, 61), (0, 1)] {
             c.insert(a, file[a as usize..b].to_vec());
         }
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::TsFile, 5, 56).unwrap(), &file[5..61]);
         assert_eq!(c.read(Format::TsFile, 0, 1).unwrap(), &file[0..1]);
-        assert_eq!(
-            c.read(Format::TsFile, 0, 2).unwrap_err().code,
-            ErrorCode::NeedBytes
-        );
+        assert_eq!(c.read(Format::TsFile, 0, 2).unwrap_err().code, ErrorCode::NeedBytes);
     }
 
     #[test]
@@ -256,10 +218,7 @@ mod tests {
         assert_eq!(c.segments.len(), 3);
         assert_eq!(c.read(Format::Hdf5, 20, 10).unwrap(), &file[20..30]);
         // A read across two neighbours asks for its range; supplying it merges them.
-        assert_eq!(
-            c.read(Format::Hdf5, 15, 10).unwrap_err().code,
-            ErrorCode::NeedBytes
-        );
+        assert_eq!(c.read(Format::Hdf5, 15, 10).unwrap_err().code, ErrorCode::NeedBytes);
         c.insert(15, file[15..25].to_vec());
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::Hdf5, 12, 16).unwrap(), &file[12..28]);

@@ -188,10 +188,10 @@ impl ColBuilder {
             return;
         }
         let k0 = popcount_prefix(bitmap, lo);
-        let present = popcount_prefix(bitmap, hi) - k0;
+        let kept = popcount_prefix(bitmap, hi) - k0;
         // Validity: the page bitmap bit-reversed in bulk (MSB-first → Arrow's LSB-first).
         self.validity.extend_from_msb_first(bitmap, lo, hi);
-        self.nulls += (hi - lo) - present;
+        self.nulls += (hi - lo) - kept;
         match (&mut self.data, vals) {
             (Data::I32(o), Values::I32(v)) => expand(o, v, k0, bitmap, lo, hi),
             (Data::I64(o), Values::I64(v)) => expand(o, v, k0, bitmap, lo, hi),
@@ -199,11 +199,10 @@ impl ColBuilder {
             (Data::F64(o), Values::F64(v)) => expand(o, v, k0, bitmap, lo, hi),
             _ => {
                 // Booleans and bytes: runs of present rows copied at once, null runs filled.
-                let present = |i: usize| bitmap[i >> 3] & (0x80 >> (i & 7)) != 0;
                 let (mut i, mut k) = (lo, k0);
                 while i < hi {
-                    let (start, p) = (i, present(i));
-                    while i < hi && present(i) == p {
+                    let (start, p) = (i, msb_bit(bitmap, i));
+                    while i < hi && msb_bit(bitmap, i) == p {
                         i += 1;
                     }
                     if p {
@@ -284,7 +283,7 @@ fn expand<T: Copy + Default>(
     out.reserve(hi - lo);
     let mut i = lo;
     let one = |out: &mut Vec<T>, i: usize, k: &mut usize| {
-        if bitmap[i >> 3] & (0x80 >> (i & 7)) != 0 {
+        if msb_bit(bitmap, i) {
             out.push(vals[*k]);
             *k += 1;
         } else {
@@ -310,6 +309,12 @@ fn expand<T: Copy + Default>(
         one(out, i, &mut k);
         i += 1;
     }
+}
+
+/// Bit `i` of an MSB-first bitmap (TsFile's null bitmaps: 1 = present).
+#[inline]
+fn msb_bit(bitmap: &[u8], i: usize) -> bool {
+    bitmap[i >> 3] & (0x80 >> (i & 7)) != 0
 }
 
 pub(crate) fn popcount_prefix(bitmap: &[u8], n: usize) -> usize {

@@ -23,6 +23,17 @@ const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
 
+/** Ranges sorted and merged where they overlap or lie within `gap` bytes of each other. */
+function coalesce(ranges: [number, number][], gap: number): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && s - last[1] <= gap) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
+  return merged;
+}
+
 export class FileReaderBase<R extends WasmFileReader> {
   constructor(
     protected readonly wasm: Loaded,
@@ -80,13 +91,7 @@ export class FileReaderBase<R extends WasmFileReader> {
         ranges.push([s, e], ...this.loaded.filter(([a, b]) => a <= e + COALESCE_GAP && b + COALESCE_GAP >= s));
       }
     }
-    ranges.sort((a, b) => a[0] - b[0]);
-    const merged: [number, number][] = [];
-    for (const r of ranges) {
-      const last = merged[merged.length - 1];
-      if (last && r[0] - last[1] <= COALESCE_GAP) last[1] = Math.max(last[1], r[1]);
-      else merged.push([r[0], r[1]]);
-    }
+    const merged = coalesce(ranges, COALESCE_GAP);
     let next = 0;
     const worker = async () => {
       while (next < merged.length) {
@@ -122,15 +127,8 @@ export class FileReaderBase<R extends WasmFileReader> {
    */
   protected async keep(flat: number[]): Promise<void> {
     const ranges: [number, number][] = [];
-    for (let i = 0; i < flat.length; i += 2) ranges.push([flat[i]!, flat[i + 1]!]);
-    ranges.sort((a, b) => a[0] - b[0]);
-    const merged: [number, number][] = [];
-    for (const [s, e] of ranges) {
-      const last = merged[merged.length - 1];
-      if (last && s <= last[1]) last[1] = Math.max(last[1], e);
-      else if (e > s) merged.push([s, e]);
-    }
-    for (const [s, e] of merged) {
+    for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]! > flat[i]!) ranges.push([flat[i]!, flat[i + 1]!]);
+    for (const [s, e] of coalesce(ranges, 0)) {
       const bytes = await this.reader.read(s, e - s);
       this.handle.supply(s, bytes);
       this.kept.push([s, bytes]);

@@ -92,6 +92,11 @@ const TAIL_PREFETCH = 64 * 1024;
 const timeUnitRewrite = (unit: TsFileQuery['timeUnit']) =>
   unit ? (d: BatchDesc) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined;
 
+/** A pool job reading one device of a query (optionally a time slice of it). */
+function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.start, end = q.end): Job {
+  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end } };
+}
+
 export class TsFile extends FileReaderBase<Glue> {
   #version = 0;
   #pool?: { pool: Pool; ref: FileRef };
@@ -177,7 +182,6 @@ export class TsFile extends FileReaderBase<Glue> {
       .filter((d) => tags.every(([k, v]) => d.segments[k + 1] === v))
       .map((d) => d.path);
     if (devices.length === 0) return undefined;
-    const base = { table: q.table, columns: q.columns, tags: q.tags };
     const perDevice = Math.ceil((2 * pool.size) / devices.length);
     const jobs: Job[] = [];
     const qs = toBig(q.start);
@@ -187,7 +191,7 @@ export class TsFile extends FileReaderBase<Glue> {
       const start = span?.length ? (qs !== undefined && qs > span[0]! ? qs : span[0]!) : 0n;
       const end = span?.length ? (qe !== undefined && qe < span[1]! ? qe : span[1]!) : -1n;
       if (!span?.length || end - start < BigInt(perDevice)) {
-        jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: q.start, end: q.end } });
+        jobs.push(deviceJob(ref, q, d));
         continue;
       }
       // Equal time slices (inclusive bounds, no gaps: times are integers).
@@ -195,7 +199,7 @@ export class TsFile extends FileReaderBase<Glue> {
       for (let i = 0; i < perDevice; i++) {
         const a = i === 0 ? q.start : start + BigInt(i) * width;
         const b = i === perDevice - 1 ? q.end : start + BigInt(i + 1) * width - 1n;
-        jobs.push({ kind: 'tsfile', file: ref, query: { ...base, devices: [d], start: a, end: b } });
+        jobs.push(deviceJob(ref, q, d, a, b));
       }
     }
     return jobs;
@@ -218,8 +222,7 @@ export class TsFile extends FileReaderBase<Glue> {
     if (this.#pool && q.limit === undefined && devices.length > 1) {
       // One job per device on the pool, a few ahead of the consumer, yielded in order.
       const { pool, ref } = this.#pool;
-      const base = { table: q.table, columns: q.columns, tags: q.tags, start: q.start, end: q.end };
-      const jobs: Job[] = devices.map((d) => ({ kind: 'tsfile', file: ref, query: { ...base, devices: [d] } }));
+      const jobs = devices.map((d) => deviceJob(ref, q, d));
       for await (const b of pool.batches(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) })) if (b.numRows > 0) yield b;
       return;
     }

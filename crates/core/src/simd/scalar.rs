@@ -60,11 +60,7 @@ fn swap<const W: usize>(src: &[u8], dst: &mut [u8]) {
         di.copy_from_slice(&swap_word::<W>(x, m).to_le_bytes());
     }
     // Fewer than 8 bytes left (a whole number of lanes): per byte.
-    for (si, di) in s
-        .remainder()
-        .chunks_exact(W)
-        .zip(d.into_remainder().chunks_exact_mut(W))
-    {
+    for (si, di) in s.remainder().chunks_exact(W).zip(d.into_remainder().chunks_exact_mut(W)) {
         for i in 0..W {
             di[i] = si[W - 1 - i];
         }
@@ -80,10 +76,7 @@ mod tests {
             let n = src.len() / w * w;
             let mut got = vec![0u8; n];
             super::swap_bytes(w, &src[..n], &mut got);
-            let want: Vec<u8> = src[..n]
-                .chunks(w)
-                .flat_map(|c| c.iter().rev().copied())
-                .collect();
+            let want: Vec<u8> = src[..n].chunks(w).flat_map(|c| c.iter().rev().copied()).collect();
             assert_eq!(got, want, "width {w}");
         }
     }
@@ -94,8 +87,7 @@ pub fn is_ascii(bytes: &[u8]) -> bool {
     let mut words = bytes.chunks_exact(16);
     let mut acc = 0u64;
     for w in &mut words {
-        acc |= u64::from_le_bytes(w[..8].try_into().unwrap())
-            | u64::from_le_bytes(w[8..].try_into().unwrap());
+        acc |= u64::from_le_bytes(w[..8].try_into().unwrap()) | u64::from_le_bytes(w[8..].try_into().unwrap());
     }
     acc & 0x8080_8080_8080_8080 == 0 && words.remainder().iter().all(|&b| b < 0x80)
 }

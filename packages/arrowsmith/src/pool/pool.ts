@@ -228,13 +228,7 @@ export class Pool {
     const { signal } = options;
     signal?.throwIfAborted();
     const call = new Call(signal);
-    const onAbort = () => {
-      call.aborted = abortError(signal!);
-      for (let i = this.#queue.length - 1; i >= 0; i--) {
-        if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(call.aborted);
-      }
-      for (const slot of call.slots) if (slot.busy || slot.held > 0) this.#replace(slot, call.aborted);
-    };
+    const onAbort = () => this.#abort(call, signal!, true);
     signal?.addEventListener('abort', onAbort, { once: true });
     const decoded = jobs.map(
       (job) => new Promise<{ slot: Slot; id: number; result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
@@ -293,16 +287,7 @@ export class Pool {
     signal?.throwIfAborted();
     const ahead = Math.max(1, options.ahead ?? 2 * this.size);
     const call = new Call(signal);
-    const dropQueued = (why: unknown) => {
-      for (let i = this.#queue.length - 1; i >= 0; i--) {
-        if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(why);
-      }
-    };
-    const onAbort = () => {
-      call.aborted = abortError(signal!);
-      dropQueued(call.aborted);
-      for (const slot of call.slots) if (slot.busy) this.#replace(slot, call.aborted);
-    };
+    const onAbort = () => this.#abort(call, signal!, false);
     signal?.addEventListener('abort', onAbort, { once: true });
     const pending: Promise<{ result: Decoded }>[] = [];
     let next = 0;
@@ -329,9 +314,26 @@ export class Pool {
       signal?.removeEventListener('abort', onAbort);
       // Stopped early or failed: what is still queued is not wanted; running jobs finish
       // and their batches (transferred, nothing held in a worker) are dropped.
-      dropQueued(new Error('arrowsmith: batches() was closed'));
+      this.#dropQueued(call, new Error('arrowsmith: batches() was closed'));
       this.#recycleLarge(call);
     }
+  }
+
+  /** Reject and remove the call's jobs still in the queue. */
+  #dropQueued(call: Call, why: unknown): void {
+    for (let i = this.#queue.length - 1; i >= 0; i--) {
+      if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(why);
+    }
+  }
+
+  /**
+   * Abort a call: its queued jobs are dropped and the workers busy with it replaced (with
+   * `holding`, also those keeping decoded batches in shared-memory mode).
+   */
+  #abort(call: Call, signal: AbortSignal, holding: boolean): void {
+    call.aborted = abortError(signal);
+    this.#dropQueued(call, call.aborted);
+    for (const slot of call.slots) if (slot.busy || (holding && slot.held > 0)) this.#replace(slot, call.aborted);
   }
 
   /** Resolves when every worker is ready; rejects (and closes the pool) when one is not in time. */
