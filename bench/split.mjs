@@ -7,6 +7,7 @@ import { Packr } from 'msgpackr';
 import { encode } from '@msgpack/msgpack';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import '../packages/arrowsmith/dist/node.js';
 import { decodeWith } from '../packages/arrowsmith/dist/msgpack.js';
 const N = 1_000_000, R = 100_000;
 let seed = 12345;

@@ -115,3 +115,34 @@ impl std::io::Write for LimitedWriter<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Malformed LZ4 blocks are errors, never reads outside the input or the output
+    /// (lz4_flex's non-`safe-decode` decoder, used here for speed, must keep its checks).
+    #[test]
+    fn malformed_lz4_blocks_are_errors() {
+        let good = lz4_flex::block::compress(b"abcabcabcabcabcabcabcabc0123456789");
+        let mut dst = Vec::new();
+        decompress(Compression::Lz4, &good, 34, &mut dst).unwrap();
+        assert_eq!(dst, b"abcabcabcabcabcabcabcabc0123456789");
+        let bad: [&[u8]; 5] = [
+            // One literal, then a match 5 bytes back: before the start of the output.
+            &[0x10, b'a', 0x05, 0x00, 0x10, b'b'],
+            // A match with offset 0.
+            &[0x10, b'a', 0x00, 0x00, 0x10, b'b'],
+            // 15 + 255 + 10 literals announced, 3 present.
+            &[0xf0, 0xff, 0x0a, b'a', b'b', b'c'],
+            // A match whose offset bytes are missing.
+            &[0x14, b'a', 0x01],
+            // A match longer than the output.
+            &[0x1f, b'a', 0x01, 0x00, 0xff, 0xff, 0x10, b'b'],
+        ];
+        for b in bad {
+            let r = decompress(Compression::Lz4, b, 40, &mut dst);
+            assert!(r.is_err(), "{b:?} decoded to {dst:?}");
+        }
+    }
+}

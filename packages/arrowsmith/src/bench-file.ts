@@ -3,6 +3,9 @@
  * scalar (separate module instances) and, when installed, msgpackr and @msgpack/msgpack.
  */
 import { readFileSync } from 'node:fs';
+// Node's platform hooks (uninitialised output copies, worker threads): time what a Node
+// user of the package gets.
+import './node.js';
 import { decodeWith } from './msgpack.js';
 import { instantiateSync, type Glue, type Loaded } from './wasm.js';
 import * as simdGlue from '../wasm/arrowsmith_simd.js';
