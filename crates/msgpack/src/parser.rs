@@ -9,6 +9,9 @@ type Result<T = ()> = std::result::Result<T, DecodeError>;
 
 /// Fast-path attempts that consumed fewer values than this count as misses.
 const RUN_MIN: usize = 4;
+/// Only a run this long proves the data has runs and resets the back-off: on mixed data,
+/// an occasional run of a few values must not bring back frequent attempts.
+const RUN_PAYS: usize = 64;
 const BACKOFF_MIN: usize = 8;
 const BACKOFF_MAX: usize = 4096;
 
@@ -255,7 +258,7 @@ impl<'a> Parser<'a> {
                         // A short run: stay on the general path for a while (adaptive).
                         self.cooldown = self.backoff;
                         self.backoff = (self.backoff * 2).min(BACKOFF_MAX);
-                    } else {
+                    } else if n >= RUN_PAYS {
                         self.backoff = BACKOFF_MIN;
                     }
                     if n > 0 {
@@ -298,7 +301,8 @@ impl<'a> Parser<'a> {
     /// The general path's tight loop for `b`'s storage: up to `max` values that the
     /// column takes as they are. Returns 0 (consuming nothing) at anything else, which
     /// `value` then decodes or reports, so errors come from one place.
-    #[inline(always)]
+    /// Never inlined: with the fast path on or off, the same compiled loop runs.
+    #[inline(never)]
     fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
         let n = match &mut b.data {
             Data::I32(v) => self.int_lane(v, max),
@@ -528,6 +532,10 @@ impl<'a> Parser<'a> {
                 return None;
             }
             let n = kernels::tag_run(src, t, stride, max);
+            if n < RUN_MIN {
+                // Too short to pay for a gather: the general path's lane takes it.
+                return Some(0);
+            }
             let recs = &src[..n * stride];
             let n = match (t, &mut b.data) {
                 (0xcc, Data::I32(v)) => {

@@ -353,6 +353,33 @@ proptest! {
         check_batch(&b, &want).map_err(TestCaseError::fail)?;
     }
 
+    /// Blocks of one encoding, 1 to 150 values long: short runs (left to the general path),
+    /// runs long enough to reset the fast path's back-off, and every mix of the two.
+    #[test]
+    fn int_runs_fast_equals_slow(blocks in prop::collection::vec((0u8..7, 1usize..150, any::<i16>()), 0..40)) {
+        let total: usize = blocks.iter().map(|b| b.1).sum();
+        let mut bytes = vec![];
+        rmp::encode::write_array_len(&mut bytes, total as u32).unwrap();
+        let mut want = vec![];
+        for &(enc, len, seed) in &blocks {
+            for i in 0..len {
+                let x = seed as i64 + i as i64 * 7;
+                let v = match enc {
+                    0 => { let f = x.rem_euclid(160) - 32; rmp::encode::write_sint(&mut bytes, f).unwrap(); f }
+                    1 => { let u = x as u8; rmp::encode::write_u8(&mut bytes, u).unwrap(); u as i64 }
+                    2 => { let u = x as u16; rmp::encode::write_u16(&mut bytes, u).unwrap(); u as i64 }
+                    3 => { rmp::encode::write_i32(&mut bytes, x as i32 * 1000).unwrap(); x * 1000 }
+                    4 => { rmp::encode::write_i8(&mut bytes, x as i8).unwrap(); x as i8 as i64 }
+                    5 => { rmp::encode::write_i16(&mut bytes, x as i16).unwrap(); x as i16 as i64 }
+                    _ => { rmp::encode::write_u32(&mut bytes, (x as u16) as u32).unwrap(); (x as u16) as i64 }
+                };
+                want.push(Value::from(v));
+            }
+        }
+        let b = fast_and_slow(&bytes, Layout::Auto).unwrap();
+        check_batch(&b, &want).map_err(TestCaseError::fail)?;
+    }
+
     #[test]
     fn stream_chunks_match_decode(rows in prop_oneof![column_values(120), records(40)],
                                   cuts in prop::collection::vec(any::<usize>(), 0..8),
