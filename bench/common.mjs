@@ -16,8 +16,14 @@ export function median(task) {
   const r = task.result;
   if (!r || r.error || r.state === 'errored') return NaN;
   if (r.latency?.p50 !== undefined) return r.latency.p50;
-  const s = [...(r.samples ?? [])].sort((a, b) => a - b);
-  return s[s.length >> 1];
+  return medianOf(r.samples ?? []);
+}
+
+/** Median of numbers (the mean of the middle two for an even count). */
+export function medianOf(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 export function writeResults(path, title, intro, table) {

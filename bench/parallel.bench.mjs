@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from '@msgpack/msgpack';
 import { createPool, decodeMsgpack, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
-import { mdTable, writeResults } from './common.mjs';
+import { mdTable, medianOf as median, writeResults } from './common.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const py = join(root, '.venv/bin/python');
@@ -46,12 +46,6 @@ const CASES = child
     ];
 const records = child ? undefined : encode(Array.from({ length: 400_000 }, (_, i) => ({ id: i, x: i * 0.37, name: `n${i % 1000}`, ok: i % 2 === 0, m: i % 7 ? i : null })));
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
 const pools = new Map();
 for (const size of sizes) pools.set(size, await createPool({ size }));
 // The same two workers returning one transferred batch per job instead of writing into
@@ -59,7 +53,6 @@ for (const size of sizes) pools.set(size, await createPool({ size }));
 const transfer2 = await createPool({ size: 2, sharedMemory: false });
 const rows = [];
 const summary = [];
-const results = [];
 for (const c of CASES) {
   const bytes = c.file ? new Uint8Array(readFileSync(c.file)) : records;
   // MessagePack has no file to open: each sample decodes the whole buffer.
@@ -94,7 +87,6 @@ for (const c of CASES) {
     const ms = med[t.name];
     rows.push([c.label, t.name, String(t.samples.length), ms.toFixed(2), String(Math.round(median(t.faults))), (n / ms / 1000).toFixed(1), `${(one / ms).toFixed(2)}×`, `${(main / ms).toFixed(2)}×`]);
   }
-  results.push({ label: c.label, med });
   summary.push(`- ${c.label}: pool of 2 = ${(one / med['pool of 2']).toFixed(2)}× pool of 1, ${(main / med['pool of 2']).toFixed(2)}× the calling thread; transferred batches ${(main / med['pool of 2, transferred batches']).toFixed(2)}× the calling thread`);
   console.error(rows.slice(-tasks.length).map((r) => r.join('  ')).join('\n'));
 }
@@ -108,7 +100,7 @@ if (child) {
 }
 
 // The same TsFile case with glibc keeping freed memory for reuse instead of giving it back
-// to the kernel (fresh pages are what cost most on this VM).
+// to the kernel (fresh pages are what cost most on this VM); no extra top padding either.
 const retained = JSON.parse(
   execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
     env: { ...process.env, ARROWSMITH_PARALLEL_CHILD: '1', MALLOC_MMAP_MAX_: '0', MALLOC_TRIM_THRESHOLD_: '100000000000', MALLOC_TOP_PAD_: '0' },

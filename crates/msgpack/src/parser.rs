@@ -301,8 +301,7 @@ impl<'a> Parser<'a> {
     /// The general path's tight loop for `b`'s storage: up to `max` values that the
     /// column takes as they are. Returns 0 (consuming nothing) at anything else, which
     /// `value` then decodes or reports, so errors come from one place.
-    /// Never inlined: with the fast path on or off, the same compiled loop runs.
-    #[inline(never)]
+    #[inline(always)]
     fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
         let n = match &mut b.data {
             Data::I32(v) => self.int_lane(v, max),
