@@ -15,4 +15,6 @@ pub mod source;
 pub use bitmap::Bitmap;
 pub use column::{Batch, Buffer, Column, DataType, Field, TimeUnit};
 pub use error::{DecodeError, ErrorCode, Format, Result};
-pub use source::{ByteSource, RangeCache};
+pub use source::{ByteSource, HostSource, RangeCache};
+/// The arena a [`HostSource`] fetches into (re-exported so hosts need no dependency of their own).
+pub use bumpalo::Bump;

@@ -6,7 +6,11 @@
 //! fetches it (coalescing neighbours), inserts it and calls again. Decoder entry points
 //! are therefore written to be restartable: pure functions of the bytes they read.
 
+use std::cell::RefCell;
+use std::mem::MaybeUninit;
 use std::collections::BTreeMap;
+
+use bumpalo::Bump;
 
 use crate::error::{DecodeError, ErrorCode, Format, Result};
 
@@ -33,6 +37,12 @@ pub trait ByteSource {
             }
         }
         self.get(offset, len).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
+    }
+
+    /// The reader will read all of `offset..offset+len` piece by piece: a source that fetches
+    /// on demand may fetch it in one go. Loaded sources ignore it.
+    fn will_read(&self, offset: u64, len: usize) {
+        let _ = (offset, len);
     }
 }
 
@@ -155,6 +165,87 @@ impl ByteSource for RangeCache {
     }
 }
 
+/// Bytes fetched at least this many at a time: headers are read field by field, and a
+/// page body is usually followed by the next page's header.
+const FETCH_MIN: usize = 128;
+/// Extra bytes fetched after each range, for the header that usually follows it.
+const FETCH_TAIL: usize = 128;
+/// How many recent fetches a read looks through before fetching again.
+const RECENT: usize = 32;
+
+/// A source whose host can copy any range synchronously (a file already in JS memory):
+/// ranges missing from `kept` are fetched on demand into a per-read arena, so a read
+/// copies only the pages it decodes instead of whole planned chunks, with no restart.
+pub struct HostSource<'a> {
+    kept: &'a RangeCache,
+    arena: &'a Bump,
+    /// Copies the file's bytes at an offset into the buffer; true only when it wrote every
+    /// byte of it (the buffer starts uninitialised: zeroing it first cost as much as the copy).
+    fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool,
+    fetched: RefCell<Vec<(u64, &'a [u8])>>,
+}
+
+impl<'a> HostSource<'a> {
+    /// `kept` holds what every read needs (footer, index); reset `arena` between reads.
+    pub fn new(kept: &'a RangeCache, arena: &'a Bump, fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool) -> Self {
+        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()) }
+    }
+
+    /// Bytes copied from the host so far (tests and benchmarks check what a read transfers).
+    pub fn fetched_bytes(&self) -> u64 {
+        self.fetched.borrow().iter().map(|(_, b)| b.len() as u64).sum()
+    }
+}
+
+/// Write the first `dst.len()` bytes of `src` into `dst` (a [`HostSource`] fetch over bytes
+/// already in Rust memory, as tests and native hosts have them).
+pub fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    let src = &src[..dst.len()];
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.write(*s);
+    }
+}
+
+impl<'a> ByteSource for HostSource<'a> {
+    fn size(&self) -> u64 {
+        self.kept.size()
+    }
+    fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
+        if let Some(b) = self.kept.get(offset, len) {
+            return Some(b);
+        }
+        let end = offset.checked_add(len as u64)?;
+        let mut fetched = self.fetched.borrow_mut();
+        for &(s, b) in fetched.iter().rev().take(RECENT) {
+            if s <= offset && end <= s + b.len() as u64 {
+                let at = (offset - s) as usize;
+                return Some(&b[at..at + len]);
+            }
+        }
+        if end > self.size() {
+            return None;
+        }
+        // Small reads (header fields) get a window; larger ones (page bodies) a tail.
+        let want = if len <= FETCH_MIN { FETCH_MIN } else { len.saturating_add(FETCH_TAIL) } as u64;
+        let n = want.min(self.size() - offset) as usize;
+        let buf: &'a mut [MaybeUninit<u8>] = self.arena.alloc_slice_fill_with(n, |_| MaybeUninit::uninit());
+        if !(self.fetch)(offset, buf) {
+            return None;
+        }
+        // SAFETY: `fetch` returned true, which by its contract means it wrote every byte of
+        // `buf`; `MaybeUninit<u8>` and `u8` have the same layout.
+        let buf: &'a [u8] = unsafe { &*(buf as *const [MaybeUninit<u8>] as *const [u8]) };
+        fetched.push((offset, buf));
+        Some(&buf[..len])
+    }
+
+    fn will_read(&self, offset: u64, len: usize) {
+        if offset.checked_add(len as u64).is_some_and(|end| end <= self.size()) {
+            let _ = self.get(offset, len);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +313,51 @@ mod tests {
         c.insert(15, file[15..25].to_vec());
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::Hdf5, 12, 16).unwrap(), &file[12..28]);
+    }
+    use crate::source::fill;
+
+    #[test]
+    fn host_source_fetches_only_what_is_read() {
+        let file: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        let mut kept = RangeCache::new(file.len() as u64);
+        kept.insert(4900, file[4900..].to_vec());
+        let calls = std::cell::Cell::new(0);
+        let fetch = |off: u64, dst: &mut [MaybeUninit<u8>]| {
+            calls.set(calls.get() + 1);
+            fill(dst, &file[off as usize..]);
+            true
+        };
+        let arena = Bump::new();
+        let src = HostSource::new(&kept, &arena, &fetch);
+        // Kept bytes cost no fetch.
+        assert_eq!(src.read(Format::TsFile, 4950, 10).unwrap(), &file[4950..4960]);
+        assert_eq!(calls.get(), 0);
+        // A small read fetches a window; reads inside it are served from it.
+        assert_eq!(src.read(Format::TsFile, 100, 4).unwrap(), &file[100..104]);
+        assert_eq!(src.read(Format::TsFile, 104, 100).unwrap(), &file[104..204]);
+        assert_eq!(calls.get(), 1);
+        // A large read fetches its range plus a tail for the header after it.
+        assert_eq!(src.read(Format::TsFile, 1000, 2000).unwrap(), &file[1000..3000]);
+        assert_eq!(src.read(Format::TsFile, 3000, 100).unwrap(), &file[3000..3100]);
+        assert_eq!(calls.get(), 2);
+        // Windows stop at the end of the file; past it is Truncated, not a fetch.
+        assert_eq!(src.read(Format::TsFile, 4890, 20).unwrap(), &file[4890..4910]);
+        assert_eq!(src.read(Format::TsFile, 4999, 2).unwrap_err().code, ErrorCode::Truncated);
+        assert_eq!(src.fetched_bytes(), 128 + (2000 + 128) + 110);
+        // A range announced as a whole is fetched once; its pieces are then served from it.
+        src.will_read(3300, 1500);
+        assert_eq!(calls.get(), 4);
+        assert_eq!(src.read(Format::TsFile, 3300, 10).unwrap(), &file[3300..3310]);
+        assert_eq!(src.read(Format::TsFile, 4700, 100).unwrap(), &file[4700..4800]);
+        assert_eq!(calls.get(), 4);
+    }
+
+    #[test]
+    fn host_source_failed_fetch_is_need_bytes() {
+        let kept = RangeCache::new(100);
+        let fetch = |_: u64, _: &mut [MaybeUninit<u8>]| false;
+        let arena = Bump::new();
+        let src = HostSource::new(&kept, &arena, &fetch);
+        assert_eq!(src.read(Format::Hdf5, 10, 5).unwrap_err().code, ErrorCode::NeedBytes);
     }
 }

@@ -214,8 +214,8 @@ fn cache_get(c: &RangeCache, o: u64, l: u64) -> Option<()> {
     c.get(o, l as usize).map(|_| ())
 }
 
-/// The in-memory host of the JS package: no plan, just `read` answered range by range
-/// (segments kept apart, as the wasm reader keeps them). Retries after missing heap bytes
+/// A host answering the ranges `read` asks for without a plan, call after call (segments
+/// kept apart, as the wasm reader keeps them). Retries after missing heap bytes
 /// reuse the decoded chunks (retry memo); results must equal the whole-buffer read.
 #[test]
 fn restartable_read_without_plan() {
@@ -248,5 +248,42 @@ fn restartable_read_without_plan() {
                 }
             }
         }
+    }
+}
+
+/// The in-memory host of the JS package: bytes are fetched as the reader reaches them
+/// (`HostSource`), with no restarts. Every dataset, whole and a window, equals the
+/// whole-buffer read, and a read copies little more than the file holds.
+#[test]
+fn host_source_reads_match_whole_buffer() {
+    use arrowsmith_core::{source::fill, Bump, HostSource};
+    for name in FILES {
+        let b = fixture(name);
+        let full = Hdf5File::open(&b).unwrap();
+        let paths = arrowsmith_hdf5::dataset_paths(&full, &b).unwrap();
+        let kept = RangeCache::new(b.len() as u64);
+        let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
+            fill(dst, &b[off as usize..]);
+            true
+        };
+        let mut arena = Bump::new();
+        let (mut fetched, mut most) = (0, 0);
+        for p in &paths {
+            for (start, count) in [(0, None), (1, Some(2))] {
+                arena.reset();
+                let src = HostSource::new(&kept, &arena, &fetch);
+                let f = Hdf5File::open(&src).unwrap();
+                let got = f.read(&src, p, start, count);
+                match (got, full.read(&b, p, start, count)) {
+                    (Ok(g), Ok(w)) => assert_eq!(format!("{g:?}"), format!("{w:?}"), "{name}{p}"),
+                    (Err(g), Err(w)) => assert_eq!(g.code, w.code, "{name}{p}"),
+                    (g, w) => panic!("{name}{p}: {:?} vs {:?}", g.err(), w.err()),
+                }
+                fetched += src.fetched_bytes();
+                most = most.max(src.fetched_bytes());
+            }
+        }
+        eprintln!("{name}: {} bytes, {} datasets, most fetched by one read {most}, total {fetched}", b.len(), paths.len());
+        assert!(most <= 2 * b.len() as u64, "{name}: one read fetched {most} bytes of a {}-byte file", b.len());
     }
 }

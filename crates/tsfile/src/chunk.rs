@@ -103,32 +103,91 @@ pub(crate) struct PageHeader {
     pub uncompressed: usize,
     pub compressed: usize,
     pub stats: Option<Stats>,
-    /// Position of the page body inside the chunk data.
-    pub body: usize,
+    /// File offset of the page body.
+    pub body: u64,
 }
 
 impl PageHeader {
     pub fn is_empty(&self) -> bool {
         self.uncompressed == 0
     }
+
+    /// The compressed page body.
+    pub fn read_body<'s>(&self, src: &'s dyn ByteSource) -> Result<&'s [u8]> {
+        src.read(Format::TsFile, self.body, self.compressed)
+    }
 }
 
-/// Parse the next page header from `c` (positioned in a chunk's data) and skip its body.
-pub(crate) fn next_page(
+/// Bytes read for a page header at first: enough for every fixed-size statistics block
+/// (string statistics may need a second, larger read).
+const HEADER_WINDOW: u64 = 128;
+
+/// Walks a chunk's pages header by header, leaving bodies unread: a query that needs a
+/// few pages of a chunk reads (and a host copies) only those pages' bodies.
+pub(crate) struct PageWalker {
+    /// File offset of the next page header.
+    pos: u64,
+    /// End of the chunk's data.
+    end: u64,
+    with_stats: bool,
+    stats_type: TsType,
+    what: &'static str,
+}
+
+impl PageWalker {
+    pub fn new(h: &ChunkHeader, stats_type: TsType, what: &'static str) -> Self {
+        PageWalker {
+            pos: h.data_start,
+            end: h.data_start + h.data_size,
+            with_stats: !h.single_page(),
+            stats_type,
+            what,
+        }
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.end
+    }
+
+    /// Parse the next page header and step over its body.
+    pub fn next(&mut self, src: &dyn ByteSource) -> Result<PageHeader> {
+        let left = self.end - self.pos;
+        let mut window = left.min(HEADER_WINDOW);
+        loop {
+            let bytes = src.read(Format::TsFile, self.pos, window as usize)?;
+            let mut c = Cursor::new(bytes, self.pos, self.what);
+            match parse_page_header(&mut c, self.with_stats, self.stats_type) {
+                Err(e) if e.code == ErrorCode::Truncated && window < left => {
+                    window = left.min(window * 16);
+                }
+                Err(e) => return Err(e),
+                Ok((uncompressed, compressed, stats)) => {
+                    let (offset, body) = (self.pos, c.offset());
+                    let after = self.end - body;
+                    if compressed as u64 > after {
+                        return Err(err(offset, ErrorCode::OutOfBounds, format!("page header at byte {offset}: compressed size {compressed} exceeds the {after} bytes left in its chunk")));
+                    }
+                    // No codec TsFile uses expands more than ~1000× (zstd/xz/gzip max out near that).
+                    if uncompressed > compressed.saturating_mul(1100).saturating_add(1 << 16) {
+                        return Err(err(offset, ErrorCode::Invalid, format!("page header at byte {offset}: uncompressed size {uncompressed} is implausible for {compressed} compressed bytes")));
+                    }
+                    self.pos = body + compressed as u64;
+                    return Ok(PageHeader { offset, uncompressed, compressed, stats, body });
+                }
+            }
+        }
+    }
+}
+
+/// Sizes and statistics of a page header (an empty page is a single 0).
+fn parse_page_header(
     c: &mut Cursor,
     with_stats: bool,
     stats_type: TsType,
-) -> Result<PageHeader> {
-    let offset = c.offset();
+) -> Result<(usize, usize, Option<Stats>)> {
     let uncompressed = c.uvarint("page uncompressed size")? as usize;
     if uncompressed == 0 {
-        return Ok(PageHeader {
-            offset,
-            uncompressed: 0,
-            compressed: 0,
-            stats: None,
-            body: c.pos,
-        });
+        return Ok((0, 0, None));
     }
     let compressed = c.uvarint("page compressed size")? as usize;
     let stats = if with_stats {
@@ -136,20 +195,5 @@ pub(crate) fn next_page(
     } else {
         None
     };
-    if compressed > c.remaining() {
-        return Err(err(offset, ErrorCode::OutOfBounds, format!("page header at byte {offset}: compressed size {compressed} exceeds the {} bytes left in its chunk", c.remaining())));
-    }
-    // No codec TsFile uses expands more than ~1000× (zstd/xz/gzip max out near that).
-    if uncompressed > compressed.saturating_mul(1100).saturating_add(1 << 16) {
-        return Err(err(offset, ErrorCode::Invalid, format!("page header at byte {offset}: uncompressed size {uncompressed} is implausible for {compressed} compressed bytes")));
-    }
-    let body = c.pos;
-    c.pos += compressed;
-    Ok(PageHeader {
-        offset,
-        uncompressed,
-        compressed,
-        stats,
-        body,
-    })
+    Ok((uncompressed, compressed, stats))
 }

@@ -69,12 +69,12 @@ pub fn decompress(
         Compression::Lzma2 => {
             dst.clear();
             dst.reserve(uncompressed.min(src.len().saturating_mul(8)));
-            let mut input = std::io::BufReader::new(src);
-            let mut w = LimitedWriter {
-                out: dst,
-                limit: uncompressed,
-            };
-            lzma_rs::xz_decompress(&mut input, &mut w).map_err(|e| e.to_string())?;
+            // One xz stream per page; its window grows with the output (capped by `take`),
+            // and a header claiming a dictionary over XZ_MEM_LIMIT_KIB is refused up front.
+            let dec = lzma_rust2::XzReader::new_mem_limit(src, false, XZ_MEM_LIMIT_KIB);
+            dec.take(uncompressed as u64 + 1)
+                .read_to_end(dst)
+                .map_err(|e| format!("xz: {e}"))?;
         }
         other => return Err(format!("compression {} is not supported", other.name())),
     }
@@ -96,25 +96,8 @@ fn set_len(v: &mut Vec<u8>, n: usize) {
     }
 }
 
-struct LimitedWriter<'a> {
-    out: &'a mut Vec<u8>,
-    limit: usize,
-}
-
-impl std::io::Write for LimitedWriter<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.out.len() + buf.len() > self.limit {
-            return Err(std::io::Error::other(
-                "xz stream is larger than the page header says",
-            ));
-        }
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+/// Largest xz decoder budget a page may claim (xz presets use at most a 64 MiB dictionary).
+const XZ_MEM_LIMIT_KIB: u32 = 128 * 1024;
 
 #[cfg(test)]
 mod tests {

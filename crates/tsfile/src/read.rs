@@ -3,15 +3,15 @@
 use std::collections::HashMap;
 
 use crate::builder::{arrow_type, date_to_days, popcount_prefix, ColBuilder};
-use crate::bytes::{err, Cursor};
-use crate::chunk::{next_page, read_chunk_header, ChunkHeader, PageHeader};
+use crate::bytes::err;
+use crate::chunk::{read_chunk_header, ChunkHeader, PageHeader, PageWalker};
 use crate::compress::decompress;
 use crate::encoding::{decode_page, decode_page_prefix, decode_page_v, Values};
 use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
 use crate::types::{Compression, Encoding, TsType};
 use arrowsmith_core::{
-    Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Format,
+    Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field,
     Result, TimeUnit,
 };
 
@@ -485,34 +485,36 @@ impl TsFile {
                 continue;
             }
             let th = read_chunk_header(src, tc.offset, self.meta_offset)?;
-            let tdata = src.read(Format::TsFile, th.data_start, th.data_size as usize)?;
+            // A chunk wholly in the range is read whole: fetch it in one piece.
+            let whole = tc.stats.within(plan.start, plan.end);
+            if whole {
+                src.will_read(th.data_start, th.data_size as usize);
+            }
             let tenc = time_encoding(&th)?;
             let tcomp = compression(&th)?;
-            let with_stats = !th.single_page();
-            let mut tcur = Cursor::new(tdata, th.data_start, "time chunk");
-            // Value chunks of this group: (header, data cursor).
-            let mut vcur: Vec<Option<(ChunkHeader, Cursor)>> = Vec::with_capacity(fields.len());
+            // Pages are walked header by header: only the bodies of pages in the range are read.
+            let mut tcur = PageWalker::new(&th, TsType::Vector, "time chunk");
+            // Value chunks of this group: (header, page walker).
+            let mut vcur: Vec<Option<(ChunkHeader, PageWalker)>> = Vec::with_capacity(fields.len());
             for (j, (_, s)) in fields.iter().enumerate() {
                 match (s, paired[j][ti]) {
-                    (Some(_), Some(vc)) if vc.stats.count > 0 => {
+                    (Some(s), Some(vc)) if vc.stats.count > 0 => {
                         let vh = read_chunk_header(src, vc.offset, self.meta_offset)?;
-                        let vdata =
-                            src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
-                        let base = vh.data_start;
-                        vcur.push(Some((vh, Cursor::new(vdata, base, "value chunk"))));
+                        if whole {
+                            src.will_read(vh.data_start, vh.data_size as usize);
+                        }
+                        let walker = PageWalker::new(&vh, s.dtype, "value chunk");
+                        vcur.push(Some((vh, walker)));
                     }
                     _ => vcur.push(None),
                 }
             }
             while !tcur.at_end() && *remaining > 0 {
-                let tp = next_page(&mut tcur, with_stats, TsType::Vector)?;
+                let tp = tcur.next(src)?;
                 let mut vps: Vec<Option<PageHeader>> = Vec::with_capacity(fields.len());
-                for (j, v) in vcur.iter_mut().enumerate() {
+                for v in vcur.iter_mut() {
                     match v {
-                        Some((_, c)) if !c.at_end() => {
-                            let dt = fields[j].1.unwrap().dtype;
-                            vps.push(Some(next_page(c, with_stats, dt)?));
-                        }
+                        Some((_, w)) if !w.at_end() => vps.push(Some(w.next(src)?)),
                         _ => vps.push(None),
                     }
                 }
@@ -520,12 +522,15 @@ impl TsFile {
                     continue;
                 }
                 let pstats = tp.stats.unwrap_or(tc.stats);
+                if pstats.count > 0 && pstats.start > plan.end {
+                    break; // pages are in time order: the rest of the chunk is past the range
+                }
                 if !page_overlaps(&pstats, plan.start, plan.end) {
                     continue;
                 }
                 // Decode the time page once; every value column shares it. When the page
                 // statistics say every row passes, decode straight into the output.
-                let tbody = &tdata[tp.body..tp.body + tp.compressed];
+                let tbody = tp.read_body(src)?;
                 decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page)
                     .map_err(|m| page_err(&tp, "time", m))?;
                 let full = pstats.count > 0
@@ -577,9 +582,7 @@ impl TsFile {
                             b.push_nulls(hi - lo);
                             continue;
                         }
-                        let vdata =
-                            src.read(Format::TsFile, vh.data_start, vh.data_size as usize)?;
-                        let body = &vdata[vp.body..vp.body + vp.compressed];
+                        let body = vp.read_body(src)?;
                         let buf = &mut vbufs[j];
                         decompress(compression(vh)?, body, vp.uncompressed, buf)
                             .map_err(|m| page_err(vp, "value", m))?;
@@ -683,7 +686,9 @@ impl TsFile {
                     continue;
                 }
                 let h = read_chunk_header(src, c.offset, self.meta_offset)?;
-                let data = src.read(Format::TsFile, h.data_start, h.data_size as usize)?;
+                if c.stats.within(plan.start, plan.end) {
+                    src.will_read(h.data_start, h.data_size as usize);
+                }
                 let comp = compression(&h)?;
                 let enc = Encoding::from_id(h.encoding).ok_or_else(|| {
                     err(
@@ -695,18 +700,21 @@ impl TsFile {
                         ),
                     )
                 })?;
-                let mut cur = Cursor::new(data, h.data_start, "chunk");
+                let mut cur = PageWalker::new(&h, s.dtype, "chunk");
                 while !cur.at_end() {
-                    let p = next_page(&mut cur, !h.single_page(), s.dtype)?;
+                    let p = cur.next(src)?;
                     if p.is_empty() {
                         continue;
+                    }
+                    if p.stats.is_some_and(|ps| ps.count > 0 && ps.start > plan.end) {
+                        break; // pages are in time order: the rest of the chunk is past the range
                     }
                     if !page_overlaps(&p.stats.unwrap_or(c.stats), plan.start, plan.end) {
                         continue;
                     }
                     decompress(
                         comp,
-                        &data[p.body..p.body + p.compressed],
+                        p.read_body(src)?,
                         p.uncompressed,
                         &mut scratch.page,
                     )

@@ -7,7 +7,7 @@
 mod json;
 
 use arrowsmith_core::describe::{describe, push_str_json};
-use arrowsmith_core::{Batch, Column, DecodeError, Field, RangeCache};
+use arrowsmith_core::{Batch, Bump, Column, DecodeError, Field, HostSource, RangeCache};
 use arrowsmith_hdf5::Hdf5File;
 use arrowsmith_msgpack as msgpack;
 use arrowsmith_tsfile::{Query, TsFile};
@@ -142,18 +142,47 @@ fn not_open(format: arrowsmith_core::Format) -> JsValue {
     js_error(DecodeError::new(format, 0, arrowsmith_core::ErrorCode::Invalid, "the file is not open yet"))
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The JS side of a file already in JS memory: copies its `len` bytes at `offset` to
+    /// wasm memory at `ptr` (a range the reader has bounds-checked against the file size).
+    pub type ByteHost;
+    #[wasm_bindgen(method, catch, js_name = readInto)]
+    fn read_into(this: &ByteHost, offset: f64, ptr: u32, len: u32) -> Result<(), JsValue>;
+}
+
+/// Fetched bytes an idle reader may keep for the next read (beyond this the arena is freed).
+const ARENA_KEEP: usize = 64 << 20;
+
+/// Run a read over `kept` plus bytes fetched from `host` on demand into `arena` (emptied
+/// first; freed after when it grew large, so memory stays flat across reads).
+fn with_host<R>(kept: &RangeCache, arena: &mut Bump, host: &ByteHost, read: impl FnOnce(&HostSource) -> R) -> R {
+    arena.reset();
+    // The host writes all `len` bytes or throws (then the read fails with need-bytes).
+    let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
+        host.read_into(off as f64, dst.as_mut_ptr() as u32, dst.len() as u32).is_ok()
+    };
+    let out = read(&HostSource::new(kept, arena, &fetch));
+    if arena.allocated_bytes() > ARENA_KEEP {
+        *arena = Bump::new();
+    }
+    out
+}
+
 /// An Apache TsFile read through a sans-I/O cache: JS supplies byte ranges on request.
 #[wasm_bindgen]
 pub struct TsFileReader {
     cache: RangeCache,
     file: Option<TsFile>,
+    /// Bytes fetched from a [`ByteHost`] during one `readFrom`.
+    arena: Bump,
 }
 
 #[wasm_bindgen]
 impl TsFileReader {
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> TsFileReader {
-        TsFileReader { cache: RangeCache::new(size as u64), file: None }
+        TsFileReader { cache: RangeCache::new(size as u64), file: None, arena: Bump::new() }
     }
 
     /// Hand over the bytes at `offset` (an answer to a `need-bytes` error).
@@ -210,6 +239,14 @@ impl TsFileReader {
     pub fn read(&self, q: &TsQuery) -> Result<DecodedBatch, JsValue> {
         self.file()?.read(&self.cache, &q.0).map(batch).map_err(js_error)
     }
+
+    /// `read` for a file in JS memory: missing bytes are copied from `host` as the reader
+    /// reaches them, so only the pages it decodes cross into wasm (no plan, no restarts).
+    #[wasm_bindgen(js_name = readFrom)]
+    pub fn read_from(&mut self, q: &TsQuery, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
+        let f = self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))?;
+        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, &q.0)).map(batch).map_err(js_error)
+    }
 }
 
 /// A TsFile query, built once in JS and passed to `plan` and `read`.
@@ -248,13 +285,15 @@ impl TsQuery {
 pub struct Hdf5Reader {
     cache: RangeCache,
     file: Option<Hdf5File>,
+    /// Bytes fetched from a [`ByteHost`] during one `readFrom`.
+    arena: Bump,
 }
 
 #[wasm_bindgen]
 impl Hdf5Reader {
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> Hdf5Reader {
-        Hdf5Reader { cache: RangeCache::keeping_neighbours(size as u64), file: None }
+        Hdf5Reader { cache: RangeCache::keeping_neighbours(size as u64), file: None, arena: Bump::new() }
     }
 
     pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
@@ -303,6 +342,15 @@ impl Hdf5Reader {
     pub fn read(&self, path: &str, start: f64, count: Option<f64>) -> Result<DecodedBatch, JsValue> {
         let f = self.file()?;
         f.read(&self.cache, path, start as u64, count.map(|c| c as u64)).map(batch).map_err(js_error)
+    }
+
+    /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
+    /// them (no restarts for missing ranges, nothing copied twice).
+    #[wasm_bindgen(js_name = readFrom)]
+    pub fn read_from(&mut self, path: &str, start: f64, count: Option<f64>, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
+        let f = self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+        let count = count.map(|c| c as u64);
+        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, path, start as u64, count)).map(batch).map_err(js_error)
     }
 }
 

@@ -10,6 +10,12 @@ import { toRangeReader, wholeBytes, type FileSource, type RangeReader } from './
 import type { Loaded } from './wasm.js';
 import type { RecordBatch } from 'apache-arrow';
 
+/** Copies a file's bytes into wasm memory on request (the wasm side's `ByteHost`). */
+export interface ByteHost {
+  /** Copy the file's `len` bytes at `offset` to wasm memory at `ptr` (all of them, or throw). */
+  readInto(offset: number, ptr: number, len: number): void;
+}
+
 export interface WasmFileReader extends SupplyTarget {
   clearCache(): void;
   free(): void;
@@ -63,18 +69,37 @@ export class FileReaderBase<R extends WasmFileReader> {
     return wholeSupplied.has(this.handle);
   }
 
+  #host?: ByteHost;
+
   /**
-   * True when the source itself is a buffer in memory: answering a byte request is then a
-   * synchronous copy, so reading range by range costs less than planning (or copying the
-   * whole file into wasm).
+   * For a source held in memory: what the wasm reader calls to copy bytes as it reaches
+   * them (`readFrom`), so a read copies only what it decodes and never restarts.
    */
-  protected get sourceInMemory(): boolean {
-    return wholeBytes(this.reader) !== undefined;
+  protected get byteHost(): ByteHost | undefined {
+    const bytes = wholeBytes(this.reader);
+    if (!bytes) return undefined;
+    const memory = this.wasm.memory;
+    return (this.#host ??= {
+      readInto: (offset, ptr, len) => {
+        if (offset + len > bytes.length) throw new RangeError(`bytes ${offset}+${len} are past the end of the file`);
+        // A fresh view each time: the read may have grown wasm memory since the last call.
+        new Uint8Array(memory.buffer, ptr, len).set(bytes.subarray(offset, offset + len));
+      },
+    });
   }
+
+  /** Ranges were supplied since the last release (the cache holds more than the kept ranges). */
+  private dirty = false;
 
   /** Run a reader call, answering its byte requests. */
   protected call<T>(f: () => T): Promise<T> {
-    return withBytes(this.reader, this.handle, () => wasmCall(f));
+    const target: SupplyTarget = {
+      supply: (offset, bytes) => {
+        this.dirty = true;
+        this.handle.supply(offset, bytes);
+      },
+    };
+    return withBytes(this.reader, target, () => wasmCall(f));
   }
 
   /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL sources only). */
@@ -97,6 +122,7 @@ export class FileReaderBase<R extends WasmFileReader> {
       while (next < merged.length) {
         const [a, b] = merged[next++]!;
         this.handle.supply(a, await this.reader.read(a, b - a));
+        this.dirty = true;
         this.loaded.push([a, b]);
       }
     };
@@ -138,7 +164,8 @@ export class FileReaderBase<R extends WasmFileReader> {
 
   /** After a read that fetched ranges: drop them so memory stays bounded. */
   protected release(): void {
-    if (!this.inMemory) {
+    if (!this.inMemory && this.dirty) {
+      this.dirty = false;
       this.handle.clearCache();
       this.loaded = [];
       for (const [s, bytes] of this.kept) {

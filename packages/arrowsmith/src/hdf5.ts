@@ -1,7 +1,7 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { WasmBatchHandle } from './arrow.js';
-import { FileReaderBase } from './filereader.js';
+import { FileReaderBase, type ByteHost } from './filereader.js';
 import { SchemaMismatch } from './pool/assemble.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
@@ -50,6 +50,7 @@ interface Glue {
   attrs(path: string): WasmBatchHandle[];
   plan(path: string, start: number, count?: number): Float64Array;
   read(path: string, start: number, count?: number): WasmBatchHandle;
+  readFrom(path: string, start: number, count: number | undefined, host: ByteHost): WasmBatchHandle;
 }
 
 /** Arrow cell values as plain JS: lists → arrays, structs → objects. */
@@ -176,9 +177,11 @@ export class Hdf5File extends FileReaderBase<Glue> {
   async readHandle(path: string, start: number, count?: number): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     try {
-      if (!this.inMemory && !this.sourceInMemory) {
+      const host = this.byteHost;
+      if (host) return await this.call(() => this.handle.readFrom(path, start, count, host));
+      if (!this.inMemory) {
         // The plan (a dry-run read) can only name ranges whose location it has read: plan,
-        // load, repeat. In-memory sources skip it: their byte requests are answered at once.
+        // load, repeat.
         let seen = '';
         for (let round = 0; round < 16; round++) {
           const plan = await this.call(() => this.handle.plan(path, start, count));

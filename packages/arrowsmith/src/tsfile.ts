@@ -1,7 +1,7 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { BatchDesc, WasmBatchHandle } from './arrow.js';
-import { FileReaderBase } from './filereader.js';
+import { FileReaderBase, type ByteHost } from './filereader.js';
 import { SchemaMismatch } from './pool/assemble.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
@@ -76,6 +76,7 @@ interface Glue {
   plan(q: unknown): Float64Array;
   deviceSpan(path: string): BigInt64Array;
   read(q: unknown): WasmBatchHandle;
+  readFrom(q: unknown, host: ByteHost): WasmBatchHandle;
 }
 type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined];
 
@@ -243,7 +244,10 @@ export class TsFile extends FileReaderBase<Glue> {
   async readHandle(q: TsFileQuery): Promise<WasmBatchHandle> {
     const query = new this.wasm.glue.TsQuery(...args(q));
     try {
-      if (!this.inMemory) await this.prefetch(await this.call(() => this.handle.plan(query)));
+      // A file in memory: the reader pulls page by page, so a time slice copies a slice.
+      const host = this.byteHost;
+      if (host) return await this.call(() => this.handle.readFrom(query, host));
+      await this.prefetch(await this.call(() => this.handle.plan(query)));
       return await this.call(() => this.handle.read(query));
     } finally {
       query.free();
