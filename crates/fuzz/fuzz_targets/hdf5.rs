@@ -1,4 +1,5 @@
-//! Whole-file HDF5 fuzzing: open, list every group recursively, read every dataset (whole
+//! Whole-file HDF5 fuzzing: open, list every group recursively, read every dataset (whole,
+//! also through a fetch-on-demand `HostSource`, which must agree,
 //! and a window) and every attribute. Errors are fine; panics, hangs and allocations beyond
 //! the read limit are bugs. Seed corpus: fixtures/hdf5/*.h5.
 #![no_main]

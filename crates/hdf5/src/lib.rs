@@ -891,11 +891,27 @@ pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
         return 0;
     };
     let _ = f.attrs(src, "/");
+    // The JS package reads in-memory files through a fetch-on-demand HostSource: every
+    // dataset read that way must give what the whole-buffer read gives (NaN-safe: as text).
+    let kept = arrowsmith_core::RangeCache::new(data.len() as u64);
+    let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
+        arrowsmith_core::source::fill(dst, &data[off as usize..]);
+        true
+    };
+    let mut arena = arrowsmith_core::Bump::new();
     let mut ok = 0;
     for p in paths.iter().take(256) {
         let _ = f.info(src, p);
         let _ = f.attrs(src, p);
-        if f.read(src, p, 0, None).is_ok() {
+        let whole = f.read(src, p, 0, None);
+        arena.reset();
+        let fetched = f.read(&arrowsmith_core::HostSource::new(&kept, &arena, &fetch), p, 0, None);
+        assert_eq!(
+            format!("{:?}", whole.as_ref().ok()),
+            format!("{:?}", fetched.as_ref().ok()),
+            "{p}: a HostSource read differs from the whole-buffer read"
+        );
+        if whole.is_ok() {
             ok += 1;
         }
         let _ = f.read(src, p, 1, Some(2));
