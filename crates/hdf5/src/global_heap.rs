@@ -128,11 +128,34 @@ impl<'a> Collection<'a> {
         Ok(self.objs.get_or_init(|| t))
     }
 
+    /// Offset of the first object header.
+    pub const FIRST: usize = 16;
+
+    /// The object whose header is at `p`, when it is object `idx` (≠ 0) and its data lies
+    /// within the collection: `(data start, size, next header)`. Writers append objects in
+    /// the order their cells are written, so a gather walking the collection alongside the
+    /// cells finds each object here without the index table.
+    #[inline(always)]
+    pub fn object_at(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
+        let ohdr = (8 + self.sl).div_ceil(8) * 8;
+        let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
+        if idx == 0 || u16::from_le_bytes([h[0], h[1]]) as u32 != idx {
+            return None;
+        }
+        let size = le_uint(&h[8..8 + self.sl]);
+        let start = p + ohdr;
+        if size > (self.bytes.len() - start) as u64 {
+            return None;
+        }
+        let size = size as usize;
+        Some((start, size, start + size.div_ceil(8) * 8))
+    }
+
     fn parse_table(&self) -> Result<Table> {
         let (bytes, at, sl) = (self.bytes, self.at, self.sl);
         // Objects take at least 16 bytes of header + 8 of data with 8-byte lengths.
         let mut objs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 24 + 1);
-        let mut p = 16usize;
+        let mut p = Self::FIRST;
         let ohdr = (8 + sl).div_ceil(8) * 8;
         while p + ohdr <= bytes.len() {
             let h = &bytes[p..p + ohdr];
@@ -158,5 +181,54 @@ impl<'a> Collection<'a> {
             p = start + (osize as usize).div_ceil(8) * 8;
         }
         Ok(Rc::new(objs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A collection (8-byte lengths) holding `objs` as (index, payload), then free space.
+    fn collection(objs: &[(u16, &[u8])]) -> Vec<u8> {
+        let mut b = b"GCOL\x01\0\0\0".to_vec();
+        b.extend(0u64.to_le_bytes()); // size, patched below
+        for (idx, data) in objs {
+            b.extend(idx.to_le_bytes());
+            b.extend([0u8; 6]);
+            b.extend((data.len() as u64).to_le_bytes());
+            b.extend(*data);
+            b.resize(b.len().div_ceil(8) * 8, 0);
+        }
+        b.extend([0u8; 16]); // free-space object (index 0)
+        let n = b.len() as u64;
+        b[8..16].copy_from_slice(&n.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn object_at_walks_consecutive_objects_and_agrees_with_the_table() {
+        let bytes = collection(&[(1, b"hello"), (2, b""), (3, b"0123456789abcdef!"), (5, b"x")]);
+        let c = Collection { bytes: &bytes, at: 1000, addr: 1000, sl: 8, objs: OnceCell::new() };
+        let table = c.table(&GcolCache::default()).unwrap().to_vec();
+        let mut p = Collection::FIRST;
+        for idx in [1u32, 2, 3, 5] {
+            let (start, size, next) = c.object_at(p, idx).unwrap();
+            assert_eq!((start as u32, size as u32), table[idx as usize], "object {idx}");
+            p = next;
+        }
+        // The free-space object and anything but the expected index are not taken.
+        assert_eq!(c.object_at(p, 0), None);
+        assert_eq!(c.object_at(Collection::FIRST, 2), None);
+        assert_eq!(c.object_at(bytes.len() - 4, 1), None);
+        assert_eq!(table[4], MISSING);
+    }
+
+    #[test]
+    fn object_at_refuses_a_size_past_the_collection() {
+        let mut bytes = collection(&[(1, b"abc")]);
+        bytes[24..32].copy_from_slice(&1000u64.to_le_bytes());
+        let c = Collection { bytes: &bytes, at: 0, addr: 0, sl: 8, objs: OnceCell::new() };
+        assert_eq!(c.object_at(Collection::FIRST, 1), None);
+        assert!(c.table(&GcolCache::default()).is_err());
     }
 }

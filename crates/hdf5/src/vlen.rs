@@ -21,8 +21,9 @@ use crate::io::{err, invalid, le_uint};
 use crate::vl_cells::{Cell, Cells};
 use crate::Ctx;
 
-/// A run of cells in one collection: its address, the collection and its object table.
-type Run<'r, 'a> = (u64, &'r Collection<'a>, &'r [(u32, u32)]);
+/// A run of cells in one collection: its address, the collection, and where the next
+/// object header is expected (cells usually point to consecutive objects).
+type Run<'r, 'a> = (u64, &'r Collection<'a>, usize);
 
 /// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
 const MAX_VALUES: u64 = i32::MAX as u64;
@@ -143,12 +144,24 @@ impl<'a, 'c> VlReader<'a, 'c> {
         (offsets, Bitmap::from_bytes(valid, n))
     }
 
-    /// A loaded collection and its table: once per run of cells, so out of line to keep the
-    /// per-cell loop small.
+    /// A loaded collection: once per run of cells.
     #[inline(never)]
-    fn collection(&self, addr: u64) -> Result<(&Collection<'a>, &[(u32, u32)])> {
-        let coll = self.cache.get(&addr).expect("loaded");
-        Ok((coll, coll.table(self.tables)?))
+    fn collection(&self, addr: u64) -> &Collection<'a> {
+        self.cache.get(&addr).expect("loaded")
+    }
+
+    /// Object `idx` of `coll` through its index table (parsed on first use): for cells that
+    /// do not point to the object after the previous cell's. `(data start, size, next header)`.
+    #[inline(never)]
+    fn object_by_table(&self, coll: &Collection<'a>, i: usize, idx: u32, len: usize) -> Result<(usize, usize, usize)> {
+        let objs = coll.table(self.tables)?;
+        match objs.get(idx as usize) {
+            Some(&(s, n)) if n != u32::MAX && n as usize >= len => {
+                let (s, n) = (s as usize, n as usize);
+                Ok((s, n, s + n.div_ceil(8) * 8))
+            }
+            other => Err(bad_object(coll.at, idx, i, len, other.copied())),
+        }
     }
 
     /// Copy every valid cell's payload to `values[offsets[i] * base ..]`. Cells are visited
@@ -187,21 +200,17 @@ impl<'a, 'c> VlReader<'a, 'c> {
         if c.is_null() || c.len == 0 {
             return Ok(());
         }
-        let (coll, objs) = match *cur {
-            Some((a, coll, objs)) if a == c.addr => (coll, objs),
-            _ => {
-                let (coll, objs) = self.collection(c.addr)?;
-                *cur = Some((c.addr, coll, objs));
-                (coll, objs)
-            }
+        let (coll, next) = match *cur {
+            Some((a, coll, next)) if a == c.addr => (coll, next),
+            _ => (self.collection(c.addr), Collection::FIRST),
         };
         // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
         let len = c.len as usize * base;
-        let idx = c.idx;
-        let from = match objs.get(idx as usize) {
-            Some(&(s, n)) if n != u32::MAX && n as usize >= len => s as usize,
-            other => return Err(bad_object(coll.at, idx, i, len, other.copied())),
+        let (from, _, after) = match coll.object_at(next, c.idx) {
+            Some(o) if o.1 >= len => o,
+            _ => self.object_by_table(coll, i, c.idx, len)?,
         };
+        *cur = Some((c.addr, coll, after));
         copy_payload(values, at as usize * base, coll.bytes, from, len);
         Ok(())
     }
