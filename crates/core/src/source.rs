@@ -183,12 +183,24 @@ pub struct HostSource<'a> {
     /// byte of it (the buffer starts uninitialised: zeroing it first cost as much as the copy).
     fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool,
     fetched: RefCell<Vec<(u64, &'a [u8])>>,
+    /// Bytes this read may fetch in all. A well-formed read fetches about what it decodes
+    /// (at most the file plus header windows); a file whose metadata points many times at
+    /// the same large range must not multiply the arena: past the budget a fetch fails, the
+    /// read reports `NeedBytes`, and the host supplies the range to `kept` once instead.
+    budget: std::cell::Cell<u64>,
 }
 
 impl<'a> HostSource<'a> {
     /// `kept` holds what every read needs (footer, index); reset `arena` between reads.
     pub fn new(kept: &'a RangeCache, arena: &'a Bump, fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool) -> Self {
-        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()) }
+        let budget = kept.size().saturating_mul(4).saturating_add(1 << 20);
+        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()), budget: budget.into() }
+    }
+
+    /// The same source with another fetch budget (see the field's note).
+    pub fn with_budget(self, bytes: u64) -> Self {
+        self.budget.set(bytes);
+        self
     }
 
     /// Bytes copied from the host so far (tests and benchmarks check what a read transfers).
@@ -228,6 +240,10 @@ impl<'a> ByteSource for HostSource<'a> {
         // Small reads (header fields) get a window; larger ones (page bodies) a tail.
         let want = if len <= FETCH_MIN { FETCH_MIN } else { len.saturating_add(FETCH_TAIL) } as u64;
         let n = want.min(self.size() - offset) as usize;
+        let Some(left) = self.budget.get().checked_sub(n as u64) else {
+            return None;
+        };
+        self.budget.set(left);
         let buf: &'a mut [MaybeUninit<u8>] = self.arena.alloc_slice_fill_with(n, |_| MaybeUninit::uninit());
         if !(self.fetch)(offset, buf) {
             return None;
@@ -350,6 +366,24 @@ mod tests {
         assert_eq!(src.read(Format::TsFile, 3300, 10).unwrap(), &file[3300..3310]);
         assert_eq!(src.read(Format::TsFile, 4700, 100).unwrap(), &file[4700..4800]);
         assert_eq!(calls.get(), 4);
+    }
+
+    #[test]
+    fn host_source_budget_bounds_the_arena() {
+        let file = vec![7u8; 1000];
+        let kept = RangeCache::new(1000);
+        let fetch = |off: u64, dst: &mut [MaybeUninit<u8>]| {
+            fill(dst, &file[off as usize..]);
+            true
+        };
+        let arena = Bump::new();
+        let src = HostSource::new(&kept, &arena, &fetch).with_budget(300);
+        assert!(src.read(Format::TsFile, 0, 10).is_ok());
+        assert!(src.read(Format::TsFile, 500, 10).is_ok());
+        // A third window would pass the budget: the host is asked to supply it instead.
+        assert_eq!(src.read(Format::TsFile, 800, 10).unwrap_err().code, ErrorCode::NeedBytes);
+        assert_eq!(src.fetched_bytes(), 256);
+        assert!(arena.allocated_bytes() < 4096);
     }
 
     #[test]
