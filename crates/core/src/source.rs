@@ -109,8 +109,8 @@ impl RangeCache {
             .collect();
         let covered = |s: &u64| *s >= start && *s + self.segments[s].len() as u64 <= end;
         if touching.iter().all(covered) {
-            // The new bytes contain every neighbour (a host re-supplying a superset, as the
-            // in-memory path does): keep them as they are instead of copying them again.
+            // The new bytes contain every neighbour (a host re-supplying a superset): keep
+            // them as they are instead of copying them again.
             for s in &touching {
                 self.segments.remove(s);
             }
@@ -209,12 +209,16 @@ impl<'a> HostSource<'a> {
     }
 }
 
-/// Write the first `dst.len()` bytes of `src` into `dst` (a [`HostSource`] fetch over bytes
-/// already in Rust memory, as tests and native hosts have them).
-pub fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
-    let src = &src[..dst.len()];
-    for (d, s) in dst.iter_mut().zip(src) {
-        d.write(*s);
+/// A [`HostSource`] fetch over a file already in Rust memory (tests and native hosts).
+pub fn slice_fetch(file: &[u8]) -> impl Fn(u64, &mut [MaybeUninit<u8>]) -> bool + '_ {
+    move |off, dst| {
+        let Some(src) = usize::try_from(off).ok().and_then(|o| file.get(o..o.checked_add(dst.len())?)) else {
+            return false;
+        };
+        for (d, s) in dst.iter_mut().zip(src) {
+            d.write(*s);
+        }
+        true
     }
 }
 
@@ -330,7 +334,7 @@ mod tests {
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::Hdf5, 12, 16).unwrap(), &file[12..28]);
     }
-    use crate::source::fill;
+    use crate::source::slice_fetch;
 
     #[test]
     fn host_source_fetches_only_what_is_read() {
@@ -338,10 +342,10 @@ mod tests {
         let mut kept = RangeCache::new(file.len() as u64);
         kept.insert(4900, file[4900..].to_vec());
         let calls = std::cell::Cell::new(0);
+        let from_file = slice_fetch(&file);
         let fetch = |off: u64, dst: &mut [MaybeUninit<u8>]| {
             calls.set(calls.get() + 1);
-            fill(dst, &file[off as usize..]);
-            true
+            from_file(off, dst)
         };
         let arena = Bump::new();
         let src = HostSource::new(&kept, &arena, &fetch);
@@ -372,10 +376,7 @@ mod tests {
     fn host_source_budget_bounds_the_arena() {
         let file = vec![7u8; 1000];
         let kept = RangeCache::new(1000);
-        let fetch = |off: u64, dst: &mut [MaybeUninit<u8>]| {
-            fill(dst, &file[off as usize..]);
-            true
-        };
+        let fetch = slice_fetch(&file);
         let arena = Bump::new();
         let src = HostSource::new(&kept, &arena, &fetch).with_budget(300);
         assert!(src.read(Format::TsFile, 0, 10).is_ok());

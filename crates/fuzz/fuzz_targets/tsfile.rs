@@ -3,7 +3,7 @@
 //! agree. Seed corpus: `fixtures/tsfile/*.tsfile`.
 #![no_main]
 
-use arrowsmith_core::{source::fill, Bump, HostSource, RangeCache};
+use arrowsmith_core::{source::slice_fetch, Bump, HostSource, RangeCache};
 use arrowsmith_tsfile::{Query, TsFile};
 use libfuzzer_sys::fuzz_target;
 
@@ -19,10 +19,7 @@ fuzz_target!(|data: &[u8]| {
         assert!(b.columns.iter().all(|c| c.len == b.num_rows));
     }
     let (kept, arena) = (RangeCache::new(bytes.len() as u64), Bump::new());
-    let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-        fill(dst, &bytes[off as usize..]);
-        true
-    };
+    let fetch = slice_fetch(&bytes);
     let src = HostSource::new(&kept, &arena, &fetch);
     let fetched = f.read(&src, &q);
     // Same answer (NaN-safe: compared as text).

@@ -894,10 +894,7 @@ pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
     // The JS package reads in-memory files through a fetch-on-demand HostSource: every
     // dataset read that way must give what the whole-buffer read gives (NaN-safe: as text).
     let kept = arrowsmith_core::RangeCache::new(data.len() as u64);
-    let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-        arrowsmith_core::source::fill(dst, &data[off as usize..]);
-        true
-    };
+    let fetch = arrowsmith_core::source::slice_fetch(data);
     let mut arena = arrowsmith_core::Bump::new();
     let mut ok = 0;
     for p in paths.iter().take(256) {

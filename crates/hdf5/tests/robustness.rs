@@ -256,16 +256,13 @@ fn restartable_read_without_plan() {
 /// whole-buffer read, and a read copies little more than the file holds.
 #[test]
 fn host_source_reads_match_whole_buffer() {
-    use arrowsmith_core::{source::fill, Bump, HostSource};
+    use arrowsmith_core::{source::slice_fetch, Bump, HostSource};
     for name in FILES {
         let b = fixture(name);
         let full = Hdf5File::open(&b).unwrap();
         let paths = arrowsmith_hdf5::dataset_paths(&full, &b).unwrap();
         let kept = RangeCache::new(b.len() as u64);
-        let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-            fill(dst, &b[off as usize..]);
-            true
-        };
+        let fetch = slice_fetch(&b);
         let mut arena = Bump::new();
         let (mut fetched, mut most) = (0, 0);
         for p in &paths {

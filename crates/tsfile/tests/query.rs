@@ -336,10 +336,7 @@ fn host_source_reads_only_pages_in_range() {
         let mut kept = RangeCache::new(file.len() as u64);
         kept.insert(0, file[..7].to_vec());
         kept.insert(a, file[a as usize..b as usize].to_vec());
-        let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-            arrowsmith_core::source::fill(dst, &file[off as usize..]);
-            true
-        };
+        let fetch = arrowsmith_core::source::slice_fetch(&file);
         let series = f.timeseries(&file).unwrap();
         let (lo, hi) = series.iter().fold((i64::MAX, i64::MIN), |(l, h), s| (l.min(s.start), h.max(s.end)));
         let (t1, t2) = (lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3);

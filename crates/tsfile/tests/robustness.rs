@@ -15,10 +15,7 @@ fn try_all(bytes: &Vec<u8>) -> Result<usize, arrowsmith_core::DecodeError> {
     // (page headers walked, bodies skipped) must give the same answer.
     let arena = arrowsmith_core::Bump::new();
     let kept = arrowsmith_core::RangeCache::new(bytes.len() as u64);
-    let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-        arrowsmith_core::source::fill(dst, &bytes[off as usize..]);
-        true
-    };
+    let fetch = arrowsmith_core::source::slice_fetch(bytes);
     let src = arrowsmith_core::HostSource::new(&kept, &arena, &fetch);
     match f.read(&src, &Query::default()) {
         // Compared as text: a mutated file may decode NaNs, which are never == themselves.

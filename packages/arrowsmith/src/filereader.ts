@@ -21,9 +21,6 @@ export interface WasmFileReader extends SupplyTarget {
   free(): void;
 }
 
-/** Handles that hold their whole file (set by prepare). */
-const wholeSupplied = new WeakSet<object>();
-
 /** Ranges closer than this are fetched as one request. */
 const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
@@ -51,22 +48,9 @@ export class FileReaderBase<R extends WasmFileReader> {
     wasm: Loaded,
     source: FileSource,
     make: (w: Loaded, size: number) => R,
-    /** Copy a whole in-memory file into wasm up front (when planning a read costs more than the copy). */
-    supplyWhole: boolean,
   ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
     const reader = await toRangeReader(source);
-    const handle = make(wasm, reader.size);
-    const whole = wholeBytes(reader);
-    if (whole && supplyWhole) {
-      handle.supply(0, whole);
-      wholeSupplied.add(handle);
-    }
-    return { wasm, reader, handle };
-  }
-
-  /** True when the whole file is in wasm memory (no planning, nothing to fetch or evict). */
-  protected get inMemory(): boolean {
-    return wholeSupplied.has(this.handle);
+    return { wasm, reader, handle: make(wasm, reader.size) };
   }
 
   #host?: ByteHost;
@@ -106,16 +90,7 @@ export class FileReaderBase<R extends WasmFileReader> {
   protected async prefetch(flat: Float64Array | number[]): Promise<void> {
     if (flat.length === 0) return;
     const ranges: [number, number][] = [];
-    const whole = wholeBytes(this.reader) !== undefined;
-    for (let i = 0; i < flat.length; i += 2) {
-      const [s, e] = [flat[i]!, flat[i + 1]!];
-      if (!whole) ranges.push(...this.missing(s, e));
-      else if (this.missing(s, e).length > 0) {
-        // In memory, re-sending bytes is free but merging them into a loaded neighbour copies
-        // the whole range again inside wasm: send the union, which replaces the neighbour.
-        ranges.push([s, e], ...this.loaded.filter(([a, b]) => a <= e + COALESCE_GAP && b + COALESCE_GAP >= s));
-      }
-    }
+    for (let i = 0; i < flat.length; i += 2) ranges.push(...this.missing(flat[i]!, flat[i + 1]!));
     const merged = coalesce(ranges, COALESCE_GAP);
     let next = 0;
     const worker = async () => {
@@ -164,7 +139,7 @@ export class FileReaderBase<R extends WasmFileReader> {
 
   /** After a read that fetched ranges: drop them so memory stays bounded. */
   protected release(): void {
-    if (!this.inMemory && this.dirty) {
+    if (this.dirty) {
       this.dirty = false;
       this.handle.clearCache();
       this.loaded = [];

@@ -75,7 +75,7 @@ export class Hdf5File extends FileReaderBase<Glue> {
   static async openWith(wasm: Loaded, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
     // An in-memory file is not copied whole: a read asks for the metadata, cells and heap
     // ranges it needs (a few coalesced copies), see readBatch.
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, false);
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
     await f.call(() => p.handle.open());
     if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
@@ -179,17 +179,15 @@ export class Hdf5File extends FileReaderBase<Glue> {
     try {
       const host = this.byteHost;
       if (host) return await this.call(() => this.handle.readFrom(path, start, count, host));
-      if (!this.inMemory) {
-        // The plan (a dry-run read) can only name ranges whose location it has read: plan,
-        // load, repeat.
-        let seen = '';
-        for (let round = 0; round < 16; round++) {
-          const plan = await this.call(() => this.handle.plan(path, start, count));
-          const key = Array.from(plan).join(',');
-          if (plan.length === 0 || key === seen) break;
-          seen = key;
-          await this.prefetch(plan);
-        }
+      // The plan (a dry-run read) can only name ranges whose location it has read: plan,
+      // load, repeat.
+      let seen = '';
+      for (let round = 0; round < 16; round++) {
+        const plan = await this.call(() => this.handle.plan(path, start, count));
+        const key = Array.from(plan).join(',');
+        if (plan.length === 0 || key === seen) break;
+        seen = key;
+        await this.prefetch(plan);
       }
       return await this.call(() => this.handle.read(path, start, count));
     } finally {

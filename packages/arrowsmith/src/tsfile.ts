@@ -114,9 +114,9 @@ export class TsFile extends FileReaderBase<Glue> {
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
   static async openWith(wasm: Loaded, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
-    // TsFile plans from its index alone, so even an in-memory file is handed over range by
-    // range: a one-device query copies that device's chunks into wasm, not the whole file.
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, false);
+    // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
+    // (a Blob or URL gets the chunks its query plans from the index).
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue);
     const f = new TsFile(p.wasm, p.reader, p.handle);
     // The head magic and the tail (footer, metadata, usually the index) in one go, instead
     // of discovering them one missing range at a time; kept across reads (every read plans
