@@ -133,7 +133,7 @@ const probe = ${probe};
   const bytes = new Uint8Array(await (await fetch('f.msgpack')).arrayBuffer());
   const t = decodeMsgpack(bytes);
   results.push({ name: 'decodes', ok: probe(t) === ${JSON.stringify(want)}, detail: probe(t) });
-  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href) });
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
   const p = await decodeMsgpack(bytes, { pool });
   pool.close();
   results.push({ name: 'decodes on a worker pool (worker bundled from arrowsmith/pool-worker.js)', ok: probe(p) === ${JSON.stringify(want)}, detail: probe(p) });

@@ -60,7 +60,7 @@ function tableDiff(a: Table, b: Table): string[] {
 
 /** The worker pool in this browser: Web Workers, shared memory when cross-origin isolated. */
 async function poolSuite(files: string[]) {
-  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href) });
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
   try {
     const isolated = globalThis.crossOriginIsolated === true;
     check(`pool output: ${isolated ? 'SharedArrayBuffers (cross-origin isolated)' : 'transferred batches (not isolated)'}`, pool.sharedMemory === isolated ? [] : [`sharedMemory=${pool.sharedMemory}`]);

@@ -624,7 +624,6 @@ impl Hdf5File {
                     return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
                 }
                 let mut out = filled();
-                let mut scratch = Vec::new();
                 // Chunks of whole rows (all trailing dimensions) are one run of `out`.
                 let whole_rows = cdims[1..] == dims[1..];
                 for r in recs {
@@ -642,8 +641,7 @@ impl Hdf5File {
                         let d = ((r0 - start) * row_bytes) as usize;
                         let dst = &mut out[d..d + cb as usize];
                         let at = ctx.abs(r.addr)?;
-                        let n =
-                            filters::apply_into(&ds.filters, r.mask, raw, dst, &mut scratch, at)?;
+                        let n = filters::apply_into(&ds.filters, r.mask, raw, dst, at)?;
                         if (n as u64) < cb {
                             return Err(invalid(
                                 at,

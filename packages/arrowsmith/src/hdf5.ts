@@ -132,8 +132,9 @@ export class Hdf5File extends FileReaderBase<Glue> {
 
   /**
    * Parallel jobs: the rows cut into ranges aligned to the dataset's chunks (so no chunk
-   * is inflated twice). Undefined when one thread should read it (scalar, tiny, or a
-   * selection outside the dataset: the single-thread path gives the answer or error).
+   * is inflated twice). Undefined when one thread should read it (scalar, less than two of the
+   * pool's `minJobBytes` jobs, or a selection outside the dataset: the single-thread
+   * path gives the answer or error).
    */
   async #jobs(path: string, start: number, count?: number): Promise<Job[] | undefined> {
     const { pool, ref } = this.#pool!;
@@ -141,8 +142,11 @@ export class Hdf5File extends FileReaderBase<Glue> {
     const total = info.shape[0];
     if (total === undefined || !(start >= 0) || start > total || (count !== undefined && !(count >= 0 && start + count <= total))) return undefined;
     const end = count === undefined ? total : start + count;
-    // Row ranges of one dataset cost about the same, so one per worker balances.
-    const pieces = Math.min(pool.size, end - start);
+    // Row ranges of one dataset cost about the same, so one per worker balances; a small
+    // read stays on one thread. A VL cell's payload is unknown until read: count it as
+    // four times its 16-byte cell (a typical short string or sequence).
+    const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize * (info.dtype.includes('vlen') ? 4 : 1);
+    const pieces = Math.min(pool.pieces((end - start) * rowBytes, pool.size), end - start);
     if (pieces < 2) return undefined;
     const grid = info.chunks?.[0] ?? 1;
     const cuts = [start];

@@ -84,8 +84,11 @@ async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOp
   const fastPath = rest.fastPath ?? true;
   const shared = isShared(bytes.buffer);
   const piece = (a: number, b: number, inArray: boolean): Job => ({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath, maxDepth });
+  // Input too small to share: the round trips would cost more than the decode.
+  const most = pool.pieces(bytes.length, 2 * pool.size);
+  if (most < 2) return decodeWith(w, bytes, rest);
   // Records: cut at guessed row starts and let the decodes prove the guess (msgpack-cuts.ts).
-  const guess = guessCuts(bytes, rest.layout ?? 'auto', 2 * pool.size);
+  const guess = guessCuts(bytes, rest.layout ?? 'auto', most);
   if (guess) {
     const jobs = guess.cuts.slice(1).map((b, i) => piece(guess.cuts[i]!, b, guess.inArray));
     const addsUp = (rs: Decoded[]) => guess.rows === undefined || rs.reduce((n, r) => n + r.desc.rows, 0) === guess.rows;
@@ -95,7 +98,7 @@ async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOp
       if (!(e instanceof SchemaMismatch)) throw e;
     }
   }
-  const split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], 2 * pool.size, maxDepth)) as Float64Array;
+  const split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], most, maxDepth)) as Float64Array;
   const inArray = split[0] === 1;
   const jobs: Job[] = [];
   for (let i = 1; i + 2 < split.length; i += 3) jobs.push(piece(split[i]!, split[i + 1]!, inArray));

@@ -20,8 +20,8 @@ let pool: Pool;
 let transfer: Pool;
 
 beforeAll(async () => {
-  pool = await createPool({ size: 2, workerUrl });
-  transfer = await createPool({ size: 2, workerUrl, sharedMemory: false });
+  pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+  transfer = await createPool({ size: 2, workerUrl, sharedMemory: false, minJobBytes: 0 });
 });
 afterAll(() => {
   pool.close();
@@ -202,7 +202,7 @@ describe('worker pool', () => {
   });
 
   it('recycles workers whose wasm memory grew past the limit', async () => {
-    const tiny = await createPool({ size: 1, workerUrl, recycleBytes: 1 });
+    const tiny = await createPool({ size: 1, workerUrl, recycleBytes: 1, minJobBytes: 0 });
     try {
       const bytes = encode(records(5000));
       for (let i = 0; i < 3; i++) expectTableMatches(await decodeMsgpack(bytes, { pool: tiny }), reference(bytes) as unknown[]);
@@ -242,6 +242,36 @@ describe('worker pool', () => {
       const f = await openHdf5(src, { pool });
       for (const path of paths) expectSameTable(await plain.read(path), await f.read(path));
       f.close();
+    }
+  });
+
+  it('keeps reads smaller than minJobBytes per job on the calling thread and splits larger ones', async () => {
+    const h5 = new Uint8Array(readFileSync(join(FIXTURES, 'hdf5', 'vl_latest.h5')));
+    const plain = await openHdf5(h5);
+    const vl = (await plain.list('/')).find((e) => e.kind === 'dataset' && e.dtype.includes('vlen') && e.shape[0]! > 1);
+    expect(vl).toBeDefined();
+    const path = '/' + vl!.name;
+    const want = await plain.read(path);
+    const bytes = encode(records(2_000));
+    const big = await createPool({ size: 2, workerUrl }); // the default: 4 MiB per job
+    const small = await createPool({ size: 2, workerUrl, minJobBytes: 1 });
+    try {
+      expect(big.minJobBytes).toBe(4 * 1024 * 1024);
+      expect([big.pieces(3 << 20, 4), big.pieces((8 << 20) - 1, 4), big.pieces(8 << 20, 4), big.pieces(1 << 30, 4), pool.pieces(1, 4)]).toEqual([1, 1, 4, 4, 4]);
+      // Below the threshold: same tables, no job sent to a worker.
+      expectSameTable(want, await (await openHdf5(h5, { pool: big })).read(path));
+      const t = await decodeMsgpack(bytes, { pool: big });
+      expectTableMatches(t, reference(bytes) as unknown[]);
+      expect(big.stats().jobs).toBe(0);
+      // Above it: the same tables from jobs on the workers.
+      expectSameTable(want, await (await openHdf5(h5, { pool: small })).read(path));
+      const h5Jobs = small.stats().jobs;
+      expect(h5Jobs).toBeGreaterThan(0);
+      expectTableMatches(await decodeMsgpack(bytes, { pool: small }), reference(bytes) as unknown[]);
+      expect(small.stats().jobs).toBeGreaterThan(h5Jobs + 1);
+    } finally {
+      big.close();
+      small.close();
     }
   });
 

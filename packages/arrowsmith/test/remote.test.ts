@@ -111,7 +111,7 @@ describe('remote files over HTTP Range', () => {
   it('a worker pool reads a URL with its own Range requests: same result, bytes bounded', async () => {
     // Each worker opens the file itself (metadata), so a pool of n transfers at most
     // (1 + n) times what one thread does; the data itself is split, not repeated.
-    const pool = await createPool({ size: 2, workerUrl });
+    const pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
     try {
       const h5 = 'hdf5/vl_earliest.h5';
       const local = await (await openHdf5(readFileSync(join(FIXTURES, h5)))).read('/vlseq_be');

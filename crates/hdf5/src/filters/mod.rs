@@ -80,33 +80,31 @@ pub fn apply(
 /// [`apply`] writing the unfiltered chunk into `out` (sized to the expected chunk): the
 /// last step, inflate or unshuffle, writes there directly instead of into a buffer that
 /// would then be copied. Returns the unfiltered length (may differ from `out.len()`; only
-/// the first `out.len()` bytes are kept). `scratch` is a buffer reused across chunks.
+/// the first `out.len()` bytes are kept).
 pub fn apply_into(
     filters: &[Filter],
     mask: u32,
     data: &[u8],
     out: &mut [u8],
-    scratch: &mut Vec<u8>,
     offset: u64,
 ) -> Result<usize> {
     let steps: Vec<&Filter> = active(filters, mask).collect();
     let mut buf: Cow<[u8]> = Cow::Borrowed(data);
     if let Some((last, first)) = steps.split_last() {
         let mut first = first;
-        // Inflate then unshuffle (h5py's gzip + shuffle): inflate into `scratch`, which
-        // the caller reuses across chunks, instead of a fresh zeroed buffer per chunk.
+        // Inflate then unshuffle (h5py's gzip + shuffle): unshuffle straight from the
+        // inflated buffer into `out`.
         if let Some((prev, before)) = first.split_last() {
             if prev.id == DEFLATE && last.id == SHUFFLE {
                 for f in before {
                     buf = undo(f, buf, out.len(), offset)?;
                 }
-                scratch.resize(out.len(), 0);
-                let n = deflate::inflate_into(&buf, scratch, offset)?;
-                if n == out.len() {
-                    shuffle::unshuffle_into(scratch, shuffle_size(last), out);
-                    return Ok(n);
+                let inflated = deflate::inflate(&buf, out.len(), offset)?;
+                if inflated.len() == out.len() {
+                    shuffle::unshuffle_into(&inflated, shuffle_size(last), out);
+                    return Ok(out.len());
                 }
-                buf = Cow::Owned(scratch[..n].to_vec());
+                buf = Cow::Owned(inflated);
                 first = &[];
             }
         }
