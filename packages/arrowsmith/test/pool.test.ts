@@ -245,7 +245,7 @@ describe('worker pool', () => {
     }
   });
 
-  it('keeps reads smaller than minJobBytes per job on the calling thread and splits larger ones', async () => {
+  it('keeps reads under two jobs of minJobBytes on the calling thread and splits larger ones', async () => {
     const h5 = new Uint8Array(readFileSync(join(FIXTURES, 'hdf5', 'vl_latest.h5')));
     const plain = await openHdf5(h5);
     const vl = (await plain.list('/')).find((e) => e.kind === 'dataset' && e.dtype.includes('vlen') && e.shape[0]! > 1);

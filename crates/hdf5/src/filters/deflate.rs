@@ -29,7 +29,8 @@ pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
         })
 }
 
-/// Inflate into `out` (the chunk's expected size); returns the bytes produced.
+/// Inflate into `out` (the chunk's expected size); returns the bytes produced. One copy:
+/// `zune-inflate` only writes into a buffer of its own.
 pub fn inflate_into(data: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
     let v = inflate(data, out.len(), offset)?;
     out[..v.len()].copy_from_slice(&v);

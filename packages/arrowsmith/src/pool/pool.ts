@@ -206,6 +206,7 @@ export class Pool {
       const q = this.#queue.shift();
       if (!q) return;
       const id = this.#next++;
+      this.#jobs++;
       slot.busy = true;
       q.call.slots.add(slot);
       slot.waits.set(id, { resolve: q.resolve as never, reject: q.reject, task: true });
@@ -242,7 +243,6 @@ export class Pool {
     const call = new Call(signal);
     const onAbort = () => this.#abort(call, signal!, true);
     signal?.addEventListener('abort', onAbort, { once: true });
-    this.#jobs += jobs.length;
     const decoded = jobs.map(
       (job) => new Promise<{ slot: Slot; id: number; result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
     );
@@ -306,7 +306,6 @@ export class Pool {
     let next = 0;
     const submit = () => {
       const job = jobs[next++]!;
-      this.#jobs++;
       const p = new Promise<{ result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, shared: false, resolve, reject }));
       p.catch(() => {}); // observed when its turn comes, or dropped with the generator
       pending.push(p);
