@@ -165,6 +165,23 @@ pub(crate) fn peek(w: &[u64], p: usize) -> u64 {
     (a << s) | ((b >> 1) >> (63 - s))
 }
 
+/// The 128 bits starting at bit `p` of a [`with_be_words`] buffer, MSB-first, as
+/// `(high, low)`: one three-word load where two [`peek`]s would take four.
+///
+/// Callers keep `p` at most the data's bit length (the padding words cover the rest).
+#[inline(always)]
+pub(crate) fn peek128(w: &[u64], p: usize) -> (u64, u64) {
+    let i = p >> 6;
+    let s = (p & 63) as u32;
+    let Some(&[a, b, c]) = w.get(i..i + 3).map(|x| <&[u64; 3]>::try_from(x).unwrap()) else {
+        return (0, 0);
+    };
+    (
+        (a << s) | ((b >> 1) >> (63 - s)),
+        (b << s) | ((c >> 1) >> (63 - s)),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
