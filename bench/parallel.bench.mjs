@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Parallel decoding on a worker pool: TsFile seed dataset ×10 (10 devices × 1M rows, writer
 // defaults) full scan, the 100k-row VL HDF5 datasets and 400k MessagePack records, read on
-// the calling thread and on pools of 1, 2 and all cores. Files are opened once; a sample is
-// one read → Arrow table. Readers take turns sample by sample (round robin), because on a VM
-// the cost of fresh memory drifts over minutes and would otherwise favour whoever ran first.
-// The TsFile case runs a second time in a child process with glibc told to keep freed memory
-// (see the note it writes). Medians. Writes bench/results/parallel.md.
+// the calling thread and on pools of 1, 2 and all cores. Every reader runs in its own fresh
+// Node process (open, one warm-up read, then samples), the processes taking turns reader by
+// reader for three rounds: one process's memory history (dropped shared outputs that V8 does
+// not collect, a heap grown by an earlier reader) cannot then tax another reader. Medians of
+// all samples. Writes bench/results/parallel.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,111 +18,99 @@ import { mdTable, medianOf as median, writeResults } from './common.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const py = join(root, '.venv/bin/python');
 const data = join(root, 'target/bench-data');
-const child = process.env.ARROWSMITH_PARALLEL_CHILD === '1';
 const tsPath = join(data, 'tsfile_A10.tsfile');
 const h5Path = join(data, 'bench_v0.h5');
-if (!child) {
-  execFileSync('bash', [join(root, 'scripts/setup-python.sh')], { stdio: 'inherit' });
-  mkdirSync(data, { recursive: true });
-  if (!existsSync(tsPath)) {
-    console.log('writing the 10M-row TsFile with the official writer (about 90 s)…');
-    execFileSync(py, [join(root, 'scripts/fixtures/tsfile/gen_bench.py'), tsPath, '--rows', '1000000', '--writer-defaults', '--compression', 'LZ4'], { stdio: 'inherit' });
-  }
-  if (!existsSync(h5Path)) execFileSync(py, [join(root, 'scripts/fixtures/hdf5/gen_bench.py'), data], { stdio: 'inherit' });
-}
+const ROUNDS = 3;
 
+const CASES = [
+  { label: 'TsFile ×10: 10M rows, full scan (TS_2DIFF/GORILLA, LZ4)', kind: 'tsfile', file: tsPath, time: 1500, min: 4 },
+  { label: 'HDF5 100k VL strings, contiguous', kind: 'hdf5', file: h5Path, path: '/str_contig', time: 1200, min: 20 },
+  { label: 'HDF5 100k VL strings, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/str_gzip', time: 1200, min: 20 },
+  { label: 'HDF5 100k VL int32 seqs, contiguous', kind: 'hdf5', file: h5Path, path: '/vint_contig', time: 1200, min: 20 },
+  { label: 'HDF5 100k VL int32 seqs, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/vint_gzip', time: 1200, min: 20 },
+  { label: 'MessagePack 400k records × 5 fields', kind: 'msgpack', time: 2500, min: 10 },
+];
 const cores = os.availableParallelism();
-const sizes = [...new Set([1, 2, cores])];
-const TS = { label: 'TsFile ×10: 10M rows, full scan (TS_2DIFF/GORILLA, LZ4)', kind: 'tsfile', file: tsPath, time: 40000 };
-const CASES = child
-  ? [TS]
-  : [
-      TS,
-      { label: 'HDF5 100k VL strings, contiguous', kind: 'hdf5', file: h5Path, path: '/str_contig', time: 4000 },
-      { label: 'HDF5 100k VL strings, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/str_gzip', time: 4000 },
-      { label: 'HDF5 100k VL int32 seqs, contiguous', kind: 'hdf5', file: h5Path, path: '/vint_contig', time: 4000 },
-      { label: 'HDF5 100k VL int32 seqs, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/vint_gzip', time: 4000 },
-      { label: 'MessagePack 400k records × 5 fields', kind: 'msgpack', time: 8000 },
-    ];
-const records = child ? undefined : encode(Array.from({ length: 400_000 }, (_, i) => ({ id: i, x: i * 0.37, name: `n${i % 1000}`, ok: i % 2 === 0, m: i % 7 ? i : null })));
+/** Reader name → pool options (none: the calling thread). */
+const READERS = {
+  'calling thread (no pool)': undefined,
+  ...Object.fromEntries([...new Set([1, 2, cores])].map((size) => [`pool of ${size}`, { size }])),
+  'pool of 2, shared outputs (opt-in)': { size: 2, sharedMemory: true },
+  'pool of 2, every read split (minJobBytes 0)': { size: 2, minJobBytes: 0 },
+};
+const readersOf = (c) => Object.keys(READERS).filter((r) => c.kind !== 'tsfile' || !r.includes('every read split'));
 
-const pools = new Map();
-for (const size of sizes) pools.set(size, await createPool({ size }));
-// The same two workers returning one transferred batch per job instead of writing into
-// SharedArrayBuffers.
-const transfer2 = await createPool({ size: 2, sharedMemory: false });
-// The same two workers splitting every read, however small (what the default
-// `minJobBytes` threshold saves the HDF5 and MessagePack cases from).
-const split2 = await createPool({ size: 2, minJobBytes: 0 });
-const rows = [];
-const summary = [];
-for (const c of CASES) {
-  const bytes = c.file ? new Uint8Array(readFileSync(c.file)) : records;
-  // MessagePack has no file to open: each sample decodes the whole buffer.
-  const open = async (pool) => (c.kind === 'tsfile' ? openTsFile(bytes, { pool }) : c.kind === 'hdf5' ? openHdf5(bytes, { pool }) : { pool });
-  const readOf = (f) => (c.kind === 'tsfile' ? () => f.read() : c.kind === 'hdf5' ? () => f.read(c.path) : async () => (f.pool ? decodeMsgpack(bytes, { pool: f.pool }) : decodeMsgpack(bytes)));
-  const runners = [['calling thread (no pool)', await open(undefined)]];
-  for (const size of sizes) runners.push([`pool of ${size}`, await open(pools.get(size))]);
-  runners.push(['pool of 2, transferred batches', await open(transfer2)]);
-  if (c.kind !== 'tsfile') runners.push(['pool of 2, every read split (minJobBytes 0)', await open(split2)]);
-  let n = 0;
-  const tasks = [];
-  for (const [name, f] of runners) {
-    const read = readOf(f);
-    n = (await read()).numRows; // warm-up; opens the file in the workers
-    tasks.push({ name, read, samples: [], faults: [] });
-  }
-  // Round robin, rotating who goes first, until the time is up (at least 5 rounds).
+if (process.env.ARROWSMITH_PARALLEL_CHILD) {
+  // One reader, one case, in this fresh process: samples and page faults as JSON.
+  const { caseIndex, reader } = JSON.parse(process.env.ARROWSMITH_PARALLEL_CHILD);
+  const c = CASES[caseIndex];
+  const opts = READERS[reader];
+  const pool = opts ? await createPool(opts) : undefined;
+  const bytes = c.file
+    ? new Uint8Array(readFileSync(c.file))
+    : encode(Array.from({ length: 400_000 }, (_, i) => ({ id: i, x: i * 0.37, name: `n${i % 1000}`, ok: i % 2 === 0, m: i % 7 ? i : null })));
+  const f = c.kind === 'tsfile' ? await openTsFile(bytes, { pool }) : c.kind === 'hdf5' ? await openHdf5(bytes, { pool }) : undefined;
+  const read = c.kind === 'tsfile' ? () => f.read() : c.kind === 'hdf5' ? () => f.read(c.path) : () => decodeMsgpack(bytes, pool ? { pool } : {});
+  const rows = (await read()).numRows; // warm-up; opens the file in the workers
+  const samples = [];
+  const faults = [];
   const t0 = performance.now();
-  for (let round = 0; round < 5 || performance.now() - t0 < c.time; round++) {
-    for (let k = 0; k < tasks.length; k++) {
-      const t = tasks[(round + k) % tasks.length];
-      const f0 = process.resourceUsage().minorPageFault;
-      const s = performance.now();
-      await t.read();
-      t.samples.push(performance.now() - s);
-      t.faults.push(process.resourceUsage().minorPageFault - f0);
-    }
+  while (samples.length < c.min || performance.now() - t0 < c.time) {
+    const f0 = process.resourceUsage().minorPageFault;
+    const s = performance.now();
+    await read();
+    samples.push(performance.now() - s);
+    faults.push(process.resourceUsage().minorPageFault - f0);
   }
-  const med = Object.fromEntries(tasks.map((t) => [t.name, median(t.samples)]));
-  const one = med['pool of 1'];
-  const main = med['calling thread (no pool)'];
-  for (const t of tasks) {
-    const ms = med[t.name];
-    rows.push([c.label, t.name, String(t.samples.length), ms.toFixed(2), String(Math.round(median(t.faults))), (n / ms / 1000).toFixed(1), `${(one / ms).toFixed(2)}×`, `${(main / ms).toFixed(2)}×`]);
-  }
-  summary.push(`- ${c.label}: pool of 2 = ${(one / med['pool of 2']).toFixed(2)}× pool of 1, ${(main / med['pool of 2']).toFixed(2)}× the calling thread; transferred batches ${(main / med['pool of 2, transferred batches']).toFixed(2)}× the calling thread`);
-  console.error(rows.slice(-tasks.length).map((r) => r.join('  ')).join('\n'));
-}
-for (const p of pools.values()) p.close();
-transfer2.close();
-split2.close();
-
-const header = ['data', 'reader', 'samples', 'median ms', 'page faults/read', 'M rows/s', 'vs pool of 1', 'vs calling thread'];
-if (child) {
-  process.stdout.write(JSON.stringify({ rows, summary }));
+  pool?.close();
+  process.stdout.write(JSON.stringify({ rows, samples, faults }));
   process.exit(0);
 }
 
-// The same TsFile case with glibc keeping freed memory for reuse instead of giving it back
-// to the kernel (fresh pages are what cost most on this VM); no extra top padding either.
-const retained = JSON.parse(
-  execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
-    env: { ...process.env, ARROWSMITH_PARALLEL_CHILD: '1', MALLOC_MMAP_MAX_: '0', MALLOC_TRIM_THRESHOLD_: '100000000000', MALLOC_TOP_PAD_: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    maxBuffer: 1 << 24,
-  }).toString(),
-);
+execFileSync('bash', [join(root, 'scripts/setup-python.sh')], { stdio: 'inherit' });
+mkdirSync(data, { recursive: true });
+if (!existsSync(tsPath)) {
+  console.log('writing the 10M-row TsFile with the official writer (about 90 s)…');
+  execFileSync(py, [join(root, 'scripts/fixtures/tsfile/gen_bench.py'), tsPath, '--rows', '1000000', '--writer-defaults', '--compression', 'LZ4'], { stdio: 'inherit' });
+}
+if (!existsSync(h5Path)) execFileSync(py, [join(root, 'scripts/fixtures/hdf5/gen_bench.py'), data], { stdio: 'inherit' });
 
-const intro = `\`npm run bench:parallel\`. Files in memory, opened once per reader; a sample is one read → Arrow table (SIMD build). Readers take turns sample by sample (round robin, rotating who goes first), so a drift in the machine's memory costs hits all of them alike; medians. A pool splits TsFile reads by device (and time slices when devices are fewer than twice the workers) and HDF5 reads by chunk-aligned row ranges; workers write numeric/validity buffers in place into SharedArrayBuffers ("transferred batches": the same two workers each send their job's batch back instead, \`sharedMemory: false\`). A read whose input is less than two jobs' worth (2 × the pool's \`minJobBytes\`, default 4 MiB; a VL cell counts 64 bytes) is not split: HDF5 and MessagePack then decode on the calling thread; "every read split" is the same two workers with \`minJobBytes: 0\`. "vs pool of 1" is the scaling figure (same code path, one worker); "vs calling thread" compares with no pool at all.`;
-const note = `## Why the TsFile scaling depends on the memory allocator here
+const rows = [];
+const summary = [];
+for (const [caseIndex, c] of CASES.entries()) {
+  const readers = readersOf(c);
+  const got = Object.fromEntries(readers.map((r) => [r, { samples: [], faults: [] }]));
+  let n = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < readers.length; k++) {
+      const reader = readers[(round + k) % readers.length];
+      const out = JSON.parse(
+        execFileSync(process.execPath, [fileURLToPath(import.meta.url)], {
+          env: { ...process.env, ARROWSMITH_PARALLEL_CHILD: JSON.stringify({ caseIndex, reader }) },
+          stdio: ['ignore', 'pipe', 'inherit'],
+          maxBuffer: 1 << 24,
+        }).toString(),
+      );
+      n = out.rows;
+      got[reader].samples.push(...out.samples);
+      got[reader].faults.push(...out.faults);
+    }
+  }
+  const med = Object.fromEntries(readers.map((r) => [r, median(got[r].samples)]));
+  const one = med['pool of 1'];
+  const main = med['calling thread (no pool)'];
+  for (const r of readers) {
+    const ms = med[r];
+    rows.push([c.label, r, String(got[r].samples.length), ms.toFixed(2), String(Math.round(median(got[r].faults))), (n / ms / 1000).toFixed(1), `${(one / ms).toFixed(2)}×`, `${(main / ms).toFixed(2)}×`]);
+  }
+  summary.push(`- ${c.label}: pool of 2 = ${(one / med['pool of 2']).toFixed(2)}× pool of 1, ${(main / med['pool of 2']).toFixed(2)}× the calling thread; shared outputs ${(main / med['pool of 2, shared outputs (opt-in)']).toFixed(2)}× the calling thread`);
+  console.error(rows.slice(-readers.length).map((r) => r.join('  ')).join('\n'));
+}
 
-A 10M-row read produces ~330 MB of Arrow buffers. glibc serves allocations that large with fresh \`mmap\` pages and unmaps them when they are freed, so every read writes ~88k never-touched pages; this VM (Firecracker, virtio-balloon with free page reporting) makes each such fault cost the host as well as the guest, and the cost grows over a process's life. Measured in the pool: the decode phase scales (pool of 1 ~215 ms, pool of 2 ~110 ms), while writing the outputs takes 20–35 ms into warm pages and 110–1,000 ms into fresh ones. The faults do not get cheaper with more threads, so with glibc's defaults they, not decoding, set the ratios above. The second table runs the same case in a child process with glibc keeping freed memory for reuse (\`MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=100000000000\`, settings a Node user can apply the same way): the calling thread and the shared-memory pool then write into warm pages (see the page-fault column) and the pool's scaling shows; transferred batches still fault, because each worker allocates them in its own malloc arena and the main thread frees them.
+const header = ['data', 'reader', 'samples', 'median ms', 'page faults/read', 'M rows/s', 'vs pool of 1', 'vs calling thread'];
+const intro = `\`npm run bench:parallel\`. Files in memory; a sample is one read → Arrow table (SIMD build). Each reader runs in its own fresh Node process (open, one warm-up read, then samples for a fixed time), the processes taking turns reader by reader for ${ROUNDS} rounds; medians of all samples. A pool splits TsFile reads by device (and time slices when devices are fewer than twice the workers) and HDF5 reads by chunk-aligned row ranges; by default each job returns its batch by transfer ("shared outputs": the same two workers write numeric/validity buffers in place into SharedArrayBuffers, \`sharedMemory: true\`). A read whose input is less than two jobs' worth (2 × the pool's \`minJobBytes\`, default 4 MiB; a VL cell counts 64 bytes) is not split: HDF5 and MessagePack then decode on the calling thread; "every read split" is the same two workers with \`minJobBytes: 0\`. "vs pool of 1" is the scaling figure (same code path, one worker); "vs calling thread" compares with no pool at all.`;
+const note = `## Why every reader gets its own process, and why shared outputs are opt-in
 
-### TsFile ×10 with glibc keeping freed memory
-
-${mdTable(header, retained.rows)}
-
-${retained.summary.join('\n')}`;
+V8 counts no garbage-collection pressure for SharedArrayBuffer memory, and a worker that wrote into one holds it until the worker's own next GC, which an idle worker rarely has. Dropped shared outputs therefore pile up: a 10M-row TsFile read left ~360 MB behind every time (a process grew to 3.6 GB in 6 reads), and on this VM (Firecracker with free page reporting) every fresh page costs the host as well as the guest, so reads slowed from ~360 ms to ~1,100 ms as the process grew. Sharing one process, that growth taxed whichever readers came after it, which made the earlier in-process tables swing between 0.48× and 1.75×. Transferred outputs are ordinary ArrayBuffers that V8 collects under their own pressure (60 pooled 8 MB reads: +47 MB, against +516 MB shared; \`pool.test.ts\` locks it), hence the default. Fresh output pages still cost every reader here (the page-fault column): ~330 MB per 10M-row read.`;
 const text = writeResults(join(root, 'bench/results/parallel.md'), 'Parallel decoding (worker pool)', intro, mdTable(header, rows) + '\n\n' + summary.join('\n') + '\n\n' + note);
 console.log(text);

@@ -60,7 +60,8 @@ function tableDiff(a: Table, b: Table): string[] {
 
 /** The worker pool in this browser: Web Workers, shared memory when cross-origin isolated. */
 async function poolSuite(files: string[]) {
-  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
+  // Shared outputs are opt-in; asked for, they are honoured only where SharedArrayBuffer exists.
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0, sharedMemory: true });
   try {
     const isolated = globalThis.crossOriginIsolated === true;
     check(`pool output: ${isolated ? 'SharedArrayBuffers (cross-origin isolated)' : 'transferred batches (not isolated)'}`, pool.sharedMemory === isolated ? [] : [`sharedMemory=${pool.sharedMemory}`]);

@@ -20,8 +20,8 @@ let pool: Pool;
 let transfer: Pool;
 
 beforeAll(async () => {
-  pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
-  transfer = await createPool({ size: 2, workerUrl, sharedMemory: false, minJobBytes: 0 });
+  pool = await createPool({ size: 2, workerUrl, minJobBytes: 0, sharedMemory: true });
+  transfer = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
 });
 afterAll(() => {
   pool.close();
@@ -61,6 +61,7 @@ describe('worker pool', () => {
   it('starts one worker per requested slot with the main thread’s build', () => {
     expect(pool.size).toBe(2);
     expect(pool.sharedMemory).toBe(true);
+    // Shared outputs are opt-in: by default jobs transfer their batches.
     expect(transfer.sharedMemory).toBe(false);
     expect(pool.stats().workers).toBe(2);
   });
@@ -219,6 +220,27 @@ describe('worker pool', () => {
     for (let i = 0; i < 500; i++) await decodeMsgpack(bytes, { pool });
     // Allocator settling may take a page or two; a leak would take ~50 KB per call.
     pool.stats().wasmBytes.forEach((b, i) => expect(b - before[i]!).toBeLessThanOrEqual(2 * 65536));
+  });
+
+  it('keeps the process’s buffer memory flat over many large reads with the default output', async () => {
+    // 1M doubles (8 MB out) per read, split in two: 60 reads make 480 MB of dropped
+    // outputs. Transferred outputs are ordinary ArrayBuffers, which V8 collects under
+    // their own pressure; shared ones (V8 counts no pressure for them, and every worker
+    // that wrote one holds it until its next GC) measured +516 MB here.
+    const bytes = encode(Array.from({ length: 1_000_000 }, (_, i) => i * 0.5 + 0.25));
+    const want = await decodeMsgpack(bytes);
+    expect(want.numRows).toBe(1_000_000);
+    const first = await decodeMsgpack(bytes, { pool: transfer });
+    expect(first.getChildAt(0)!.get(999_999)).toBe(want.getChildAt(0)!.get(999_999));
+    const jobs = transfer.stats().jobs;
+    const before = process.memoryUsage().arrayBuffers;
+    let grew = 0;
+    for (let i = 0; i < 60; i++) {
+      expect((await decodeMsgpack(bytes, { pool: transfer })).numRows).toBe(1_000_000);
+      grew = Math.max(grew, process.memoryUsage().arrayBuffers - before);
+    }
+    expect(transfer.stats().jobs - jobs).toBeGreaterThanOrEqual(120);
+    expect(grew).toBeLessThan(160 * 1024 * 1024);
   });
 
   it('reads files from a Blob, a custom reader and shared memory on the pool', async () => {

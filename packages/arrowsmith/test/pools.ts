@@ -13,7 +13,7 @@ export const workerUrl = new URL('../dist/pool/worker-node.js', import.meta.url)
 /** Start the pools for this test file (and close them after it). */
 export function usePools(): void {
   beforeAll(async () => {
-    pools.shared = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+    pools.shared = await createPool({ size: 2, workerUrl, minJobBytes: 0, sharedMemory: true });
     pools.transfer = await createPool({ size: 2, sharedMemory: false, workerUrl, minJobBytes: 0 });
   });
   afterAll(() => {
