@@ -22,19 +22,39 @@ export interface GuessedCuts {
   cuts: number[];
 }
 
-export function guessCuts(bytes: Uint8Array, layout: 'auto' | 'array' | 'stream', parts: number): GuessedCuts | undefined {
-  if (parts < 2 || bytes.length < parts * MIN_PIECE) return undefined;
-  const be = (at: number, n: number) => {
+/** A top-level array's `[element count, offset of its first element]`, if the input is one. */
+function arrayHeader(bytes: Uint8Array): [number, number] | undefined {
+  const be = (n: number) => {
     let v = 0;
-    for (let i = 0; i < n; i++) v = v * 256 + bytes[at + i]!;
+    for (let i = 1; i <= n; i++) v = v * 256 + (bytes[i] ?? 0);
     return v;
   };
+  const t = bytes[0];
+  if (t === undefined) return undefined;
+  if (t >= 0x90 && t <= 0x9f) return [t & 0x0f, 1];
+  if (t === 0xdc) return [be(2), 3];
+  if (t === 0xdd) return [be(4), 5];
+  return undefined;
+}
+
+/**
+ * A top-level array whose first element is a number, boolean or nil. One thread decodes
+ * those at 1–3 GB/s, about what the structural scan a split needs walks them at, so a pool
+ * cannot help (measured on 2 workers: 1M doubles 11.1 ms split against 3.1 ms).
+ */
+export function isNumberArray(bytes: Uint8Array): boolean {
+  const at = arrayHeader(bytes)?.[1];
+  const e = at === undefined ? undefined : bytes[at];
+  return e !== undefined && (e <= 0x7f || e >= 0xe0 || e === 0xc0 || e === 0xc2 || e === 0xc3 || (e >= 0xca && e <= 0xd3));
+}
+
+export function guessCuts(bytes: Uint8Array, layout: 'auto' | 'array' | 'stream', parts: number): GuessedCuts | undefined {
+  if (parts < 2 || bytes.length < parts * MIN_PIECE) return undefined;
   let pos = 0;
   let rows: number | undefined;
-  const t = bytes[0]!;
-  const isArray = (t >= 0x90 && t <= 0x9f) || t === 0xdc || t === 0xdd;
-  if (layout !== 'stream' && isArray) {
-    [rows, pos] = t <= 0x9f ? [t & 0x0f, 1] : t === 0xdc ? [be(1, 2), 3] : [be(1, 4), 5];
+  const array = layout !== 'stream' ? arrayHeader(bytes) : undefined;
+  if (array) {
+    [rows, pos] = array;
   } else if (layout === 'array') {
     return undefined;
   }

@@ -4,7 +4,7 @@ import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
 import { toDecodeError, wasmCall } from './errors.js';
 import { SchemaMismatch } from './pool/assemble.js';
 import type { Pool } from './pool/pool.js';
-import { guessCuts } from './msgpack-cuts.js';
+import { guessCuts, isNumberArray } from './msgpack-cuts.js';
 import { isShared, type Decoded, type Job } from './pool/protocol.js';
 import { current, type Loaded } from './wasm.js';
 
@@ -86,7 +86,7 @@ async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOp
   const piece = (a: number, b: number, inArray: boolean): Job => ({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath, maxDepth });
   // Input too small to share: the round trips would cost more than the decode.
   const most = pool.pieces(bytes.length, 2 * pool.size);
-  if (most < 2 || (rest.layout !== 'stream' && numberArray(bytes))) return decodeWith(w, bytes, rest);
+  if (most < 2 || (rest.layout !== 'stream' && isNumberArray(bytes))) return decodeWith(w, bytes, rest);
   // Records: cut at guessed row starts and let the decodes prove the guess (msgpack-cuts.ts).
   const guess = guessCuts(bytes, rest.layout ?? 'auto', most);
   if (guess) {
@@ -110,18 +110,6 @@ async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOp
     }
   }
   return decodeWith(w, bytes, rest);
-}
-
-/**
- * A top-level array whose first element is a number, boolean or nil. One thread decodes
- * those at 1–3 GB/s, about what the structural scan a split needs walks them at, so a pool
- * cannot help (measured on 2 workers: 1M doubles 11.1 ms split against 3.1 ms).
- */
-function numberArray(bytes: Uint8Array): boolean {
-  const t = bytes[0];
-  const at = t === undefined ? -1 : t >= 0x90 && t <= 0x9f ? 1 : t === 0xdc ? 3 : t === 0xdd ? 5 : -1;
-  const e = at < 0 ? undefined : bytes[at];
-  return e !== undefined && (e <= 0x7f || e >= 0xe0 || e === 0xc0 || e === 0xc2 || e === 0xc3 || (e >= 0xca && e <= 0xd3));
 }
 
 export type ChunkSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;

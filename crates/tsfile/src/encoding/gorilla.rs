@@ -330,33 +330,9 @@ mod tests {
         }
     }
 
-    /// A simple (always-new-window) Gorilla encoder for round trips.
-    fn encode64(vals: &[u64], end: u64) -> Vec<u8> {
-        let mut w = W { out: vec![], n: 0 };
-        let mut all = vals.to_vec();
-        all.push(end);
-        w.put(all[0], 64);
-        for p in all.windows(2) {
-            let x = p[0] ^ p[1];
-            if x == 0 {
-                w.put(0, 1);
-            } else {
-                let lead = x.leading_zeros().min(63);
-                let trail = x.trailing_zeros();
-                let sig = 64 - lead - trail;
-                w.put(0b11, 2);
-                w.put(lead as u64, 6);
-                w.put((sig - 1) as u64, 6);
-                w.put(x >> trail, sig);
-            }
-        }
-        w.out.push(0);
-        w.out
-    }
-
-    /// A Gorilla encoder as the writers behave: '0' for a repeat, '10' when the value fits
-    /// the previous window, '11' with a new window otherwise.
-    fn encode_reusing(vals: &[u64], b: u32, end: u64) -> Vec<u8> {
+    /// A Gorilla encoder of `b`-bit patterns: '0' for a repeat; with `reuse` (as the writers
+    /// behave) '10' when the value fits the previous window; '11' with a new window otherwise.
+    fn encode(vals: &[u64], b: u32, end: u64, reuse: bool) -> Vec<u8> {
         let l = if b == 32 { 5 } else { 6 };
         let mut w = W { out: vec![], n: 0 };
         let mut all = vals.to_vec();
@@ -372,7 +348,7 @@ mod tests {
             let lead = (x.leading_zeros() - (64 - b)).min((1 << l) - 1);
             let trail = x.trailing_zeros();
             match win {
-                Some((pl, pt)) if lead >= pl && trail >= pt => {
+                Some((pl, pt)) if reuse && lead >= pl && trail >= pt => {
                     w.put(0b10, 2);
                     w.put(x >> pt, b - pl - pt);
                 }
@@ -409,43 +385,47 @@ mod tests {
         sets.push((32, (0..5000).map(|i| if i % 5 == 0 { next() >> 32 } else { (next() >> 52) << 4 }).collect()));
         for (k, (b, vals)) in sets.iter().enumerate() {
             let end = if *b == 64 { 0x8000_0000_0000_0000 } else { 0x8000_0000 };
-            let enc = encode_reusing(vals, *b, end);
-            let mut slow = vec![];
-            if *b == 64 {
-                decode_bits::<64>(&enc, 10_000, end, |v| slow.push(v)).unwrap();
-                let mut fast = vec![];
-                decode_i64(&enc, 10_000, &mut fast).unwrap();
-                assert_eq!(fast.iter().map(|&v| v as u64).collect::<Vec<_>>(), *vals, "set {k}");
-            } else {
-                decode_bits::<32>(&enc, 10_000, end, |v| slow.push(v)).unwrap();
-                let mut fast = vec![];
-                decode_i32(&enc, 10_000, &mut fast).unwrap();
-                assert_eq!(fast.iter().map(|&v| v as u32 as u64).collect::<Vec<_>>(), *vals, "set {k}");
-            }
-            assert_eq!(slow, *vals, "set {k} (checked decoder)");
+            let enc = encode(vals, *b, end, true);
+            let (fast, checked) = both(*b, &enc, end);
+            assert_eq!(fast.unwrap(), *vals, "set {k}");
+            assert_eq!(checked.unwrap(), *vals, "set {k} (checked decoder)");
             // Cut anywhere: the fast path must fail exactly as the checked decoder does.
             for cut in [1usize, 9, enc.len() / 2, enc.len() - 2] {
-                let part = &enc[..cut];
-                let (fast, checked) = if *b == 64 {
-                    (decode_i64(part, 10_000, &mut vec![]), decode_bits::<64>(part, 10_000, end, |_| {}))
-                } else {
-                    (decode_i32(part, 10_000, &mut vec![]), decode_bits::<32>(part, 10_000, end, |_| {}))
-                };
+                let (fast, checked) = both(*b, &enc[..cut], end);
                 assert!(fast.is_err() && checked.is_err(), "set {k} cut {cut}");
-                assert_eq!(format!("{:?}", fast), format!("{:?}", checked), "set {k} cut {cut}");
+                assert_eq!(format!("{fast:?}"), format!("{checked:?}"), "set {k} cut {cut}");
             }
         }
+    }
+
+    /// The fast decoder's and the checked decoder's `b`-bit patterns for `buf`.
+    fn both(b: u32, buf: &[u8], end: u64) -> (DResult<Vec<u64>>, DResult<Vec<u64>>) {
+        let mut slow = vec![];
+        let mut push = |v| slow.push(v);
+        let checked = if b == 64 {
+            decode_bits::<64>(buf, 10_000, end, &mut push)
+        } else {
+            decode_bits::<32>(buf, 10_000, end, &mut push)
+        };
+        let fast = if b == 64 {
+            let mut v = vec![];
+            decode_i64(buf, 10_000, &mut v).map(|_| v.iter().map(|&x| x as u64).collect())
+        } else {
+            let mut v = vec![];
+            decode_i32(buf, 10_000, &mut v).map(|_| v.iter().map(|&x| x as u32 as u64).collect())
+        };
+        (fast, checked.map(|_| slow))
     }
 
     #[test]
     fn round_trip_i64_f64() {
         let vals = [5u64, 5, 7, 1 << 40, u64::MAX >> 1, 0, 0, 3];
-        let enc = encode64(&vals, 0x8000_0000_0000_0000);
+        let enc = encode(&vals, 64, 0x8000_0000_0000_0000, false);
         let mut v = vec![];
         decode_i64(&enc, 100, &mut v).unwrap();
         assert_eq!(v, vals.iter().map(|&x| x as i64).collect::<Vec<_>>());
         let fs = [1.5f64, 1.5, -2.25, 1e300, 0.0];
-        let enc = encode64(&fs.map(f64::to_bits), 0x7FF8_0000_0000_0000);
+        let enc = encode(&fs.map(f64::to_bits), 64, 0x7FF8_0000_0000_0000, false);
         let mut v = vec![];
         decode_f64(&enc, 100, &mut v).unwrap();
         assert_eq!(v, fs);
@@ -474,7 +454,7 @@ mod tests {
         let vals: Vec<u64> = (0..3000u64)
             .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 3)
             .collect();
-        let enc = encode64(&vals, 0x8000_0000_0000_0000);
+        let enc = encode(&vals, 64, 0x8000_0000_0000_0000, false);
         let mut full = vec![];
         decode_i64(&enc, 5000, &mut full).unwrap();
         for stop in [0usize, 1, 7, 1000, 2999, 3000, 4000] {
