@@ -1,6 +1,8 @@
 //! Native timing of the VL benchmark datasets written by scripts/fixtures/hdf5/gen_bench.py.
 //!
-//! cargo run --release -p arrowsmith-hdf5 --example bench -- target/bench-data
+//! cargo run --release -p arrowsmith-hdf5 --example bench -- target/bench-data [dataset] [reads]
+//!
+//! A dataset name and a read count narrow it to one dataset (for a profiler).
 
 use std::time::Instant;
 
@@ -52,6 +54,8 @@ fn main() {
     let dir = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "target/bench-data".into());
+    let only = std::env::args().nth(2);
+    let reads: usize = std::env::args().nth(3).map_or(15, |n| n.parse().expect("reads"));
     for file in ["bench_v0.h5", "bench_v3.h5"] {
         let bytes = std::fs::read(format!("{dir}/{file}")).expect("run gen_bench.py first");
         let t = Instant::now();
@@ -65,10 +69,13 @@ fn main() {
             "vint_gzip",
             "vstruct_contig",
             "vstruct_gzip",
-        ] {
+        ]
+        .into_iter()
+        .filter(|d| only.as_deref().is_none_or(|o| o == *d))
+        {
             let mut times = Vec::new();
             let mut rows = 0;
-            for _ in 0..15 {
+            for _ in 0..reads {
                 let t = Instant::now();
                 let b = f.read(&bytes, ds, 0, None).unwrap();
                 times.push(t.elapsed().as_secs_f64() * 1e3);

@@ -131,6 +131,36 @@ impl<'a> Collection<'a> {
     /// Offset of the first object header.
     pub const FIRST: usize = 16;
 
+    /// The collection's address (its key among the cells' references).
+    pub fn addr(&self) -> u64 {
+        self.addr
+    }
+
+    /// Walk the object headers forward from `p` to object `idx` (≠ 0): `(data start, size,
+    /// next header)`, or `None` when the walk meets a higher index, the free space (index
+    /// 0), a size past the collection or its end first. Writers append objects with rising
+    /// indexes, so cells sorted by index find their objects in one pass over the heap.
+    pub fn walk_to(&self, mut p: usize, idx: u32) -> Option<(usize, usize, usize)> {
+        let ohdr = (8 + self.sl).div_ceil(8) * 8;
+        loop {
+            let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
+            let k = u16::from_le_bytes([h[0], h[1]]) as u32;
+            if k == 0 || k > idx {
+                return None;
+            }
+            let size = le_uint(&h[8..8 + self.sl]);
+            let start = p + ohdr;
+            if size > (self.bytes.len() - start) as u64 {
+                return None;
+            }
+            let next = start + (size as usize).div_ceil(8) * 8;
+            if k == idx {
+                return Some((start, size as usize, next));
+            }
+            p = next;
+        }
+    }
+
     /// The object whose header is at `p`, when it is object `idx` (≠ 0) and its data lies
     /// within the collection: `(data start, size, next header)`. Writers append objects in
     /// the order their cells are written, so a gather walking the collection alongside the
@@ -157,13 +187,12 @@ impl<'a> Collection<'a> {
         let mut objs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut p = Self::FIRST;
         let ohdr = (8 + sl).div_ceil(8) * 8;
-        while p + ohdr <= bytes.len() {
-            let h = &bytes[p..p + ohdr];
+        while let Some(h) = bytes.get(p..p + ohdr) {
             let idx = u16::from_le_bytes([h[0], h[1]]) as usize;
-            let osize = le_uint(&h[8..8 + sl]);
             if idx == 0 {
                 break;
             }
+            let osize = le_uint(&h[8..8 + sl]);
             let start = p + ohdr;
             if osize > (bytes.len() - start) as u64 {
                 return Err(invalid(
@@ -172,11 +201,14 @@ impl<'a> Collection<'a> {
                 ));
             }
             // Indexes usually count up from 1: append, padding any gap with MISSING.
-            if objs.len() <= idx {
+            let entry = (start as u32, osize as u32);
+            if objs.len() == idx {
+                objs.push(entry);
+            } else if objs.len() < idx {
                 objs.resize(idx, MISSING);
-                objs.push((start as u32, osize as u32));
+                objs.push(entry);
             } else {
-                objs[idx] = (start as u32, osize as u32);
+                objs[idx] = entry;
             }
             p = start + (osize as usize).div_ceil(8) * 8;
         }

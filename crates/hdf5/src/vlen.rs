@@ -1,10 +1,11 @@
 //! The batched variable-length path.
 //!
-//! For N cells: read every cell header from the already-decoded raw bytes (in place),
-//! build Arrow offsets by prefix sum (sizing the values buffer exactly, one allocation),
-//! collect the distinct global heap collections, parse each once (cached per read, and
-//! requested from the host as coalesced ranges when not loaded), then copy every payload
-//! straight into the values buffer. Strings are UTF-8 validated once per column; sequences
+//! For N cells: one pass over the cell headers (in place in the decoded raw bytes) builds
+//! Arrow offsets by prefix sum (sizing the values buffer exactly, one allocation), the
+//! validity, and the runs of cells pointing to consecutive heap objects; the distinct
+//! global heap collections are loaded once (requested from the host as coalesced ranges
+//! when missing). Then the runs are copied in heap order, walking each collection's memory
+//! forward once, straight into the values buffer. Strings are UTF-8 validated once per column; sequences
 //! of primitives are byte-swapped in bulk when big-endian; other bases (compound, nested VL,
 //! strings) are decoded once over the gathered payloads.
 
@@ -21,9 +22,53 @@ use crate::io::{err, invalid, le_uint};
 use crate::vl_cells::{Cell, Cells};
 use crate::Ctx;
 
-/// A run of cells in one collection: its address, the collection, and where the next
-/// object header is expected (cells usually point to consecutive objects).
-type Run<'r, 'a> = (u64, &'r Collection<'a>, usize);
+/// Cells `cell..=last` whose payloads are `n` consecutive objects `idx..idx + n` of one
+/// collection (the cells between without a payload, null or empty, point nowhere): how
+/// writers lay cells out, in few long runs. A block's objects are found by one forward
+/// walk.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    addr: u64,
+    cell: usize,
+    last: usize,
+    idx: u32,
+    n: u32,
+}
+
+/// Blocks as [`VlReader::scan`] meets their cells (in cell order).
+struct Blocks {
+    done: Vec<Block>,
+    /// The current block; `n == 0` before the first.
+    cur: Block,
+}
+
+impl Blocks {
+    fn new() -> Self {
+        Blocks { done: Vec::new(), cur: Block { addr: 0, cell: 0, last: 0, idx: 0, n: 0 } }
+    }
+
+    /// Cell `i` (valid, not empty) extends the current block or starts the next.
+    #[inline(always)]
+    fn add(&mut self, i: usize, c: Cell) {
+        let b = &mut self.cur;
+        if b.n != 0 && c.addr == b.addr && c.idx as u64 == b.idx as u64 + b.n as u64 {
+            b.n += 1;
+            b.last = i;
+        } else {
+            if b.n != 0 {
+                self.done.push(*b);
+            }
+            *b = Block { addr: c.addr, cell: i, last: i, idx: c.idx, n: 1 };
+        }
+    }
+
+    fn finish(mut self) -> Vec<Block> {
+        if self.cur.n != 0 {
+            self.done.push(self.cur);
+        }
+        self.done
+    }
+}
 
 /// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
 const MAX_VALUES: u64 = i32::MAX as u64;
@@ -93,24 +138,34 @@ impl<'a, 'c> VlReader<'a, 'c> {
         Ok(())
     }
 
-    /// First, light pass over the headers: check the payload total against the read
-    /// budget and load every collection the cells point to. A read that stops here for
-    /// missing heap bytes (and is repeated once the host supplied them) wasted little.
-    fn check_and_load(&mut self, cells: &Cells, base: usize) -> Result<()> {
-        let mut total: u64 = 0;
-        // Cells point to few collections in long runs.
-        let mut addrs: Vec<u64> = Vec::new();
-        let mut prev = 0;
-        let _ = cells.try_for_each(|_, c| -> std::result::Result<(), ()> {
-            if !c.is_null() {
-                total += c.len as u64;
-                if c.addr != prev {
-                    addrs.push(c.addr);
-                    prev = c.addr;
-                }
+    /// One pass over the headers: Arrow offsets (i32, n + 1, in base elements), validity
+    /// (a null reference is null) and the [`Block`]s of cells. Then the payload total is
+    /// checked against the read budget (before the values buffer is sized from it) and
+    /// every collection is loaded. A read that stops here for missing heap bytes (and is
+    /// repeated once the host supplied them) wasted little.
+    fn scan(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Bitmap, Vec<Block>)> {
+        let n = cells.n;
+        let mut valid = vec![0u8; n.div_ceil(8)];
+        let mut offsets = vec![0i32; n + 1];
+        // Offsets wrap past i32::MAX here; such a total is refused below, before use.
+        let (total, blocks) = match cells.packed() {
+            Some(packed) => scan_packed(packed, &mut valid, &mut offsets[1..]),
+            None => {
+                let mut total: u64 = 0;
+                let mut blocks = Blocks::new();
+                let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
+                    let ok = !c.is_null();
+                    valid[i / 8] |= (ok as u8) << (i % 8);
+                    total += if ok { c.len as u64 } else { 0 };
+                    offsets[i + 1] = total as i32;
+                    if ok && c.len != 0 {
+                        blocks.add(i, c);
+                    }
+                    Ok(())
+                });
+                (total, blocks.finish())
             }
-            Ok(())
-        });
+        };
         // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
         let limit = MAX_VALUES.min(self.budget);
         if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
@@ -120,28 +175,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
             ));
         }
-        self.load(addrs)?;
+        self.load(blocks.iter().map(|b| b.addr).collect())?;
         self.budget -= total * base as u64;
-        Ok(())
-    }
-
-    /// Element offsets (i32, n+1) and validity (null reference → null); the total was
-    /// bounded by [`VlReader::check_and_load`].
-    fn offsets(&self, cells: &Cells) -> (Vec<i32>, Bitmap) {
-        let n = cells.n;
-        let mut total: u64 = 0;
-        let mut valid = vec![0u8; n.div_ceil(8)];
-        let mut offsets: Vec<i32> = Vec::with_capacity(n + 1);
-        offsets.push(0);
-        let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
-            if !c.is_null() {
-                valid[i / 8] |= 1 << (i % 8);
-                total += c.len as u64;
-            }
-            offsets.push(total as i32);
-            Ok(())
-        });
-        (offsets, Bitmap::from_bytes(valid, n))
+        Ok((offsets, Bitmap::from_bytes(valid, n), blocks))
     }
 
     /// A loaded collection: once per run of cells.
@@ -150,8 +186,8 @@ impl<'a, 'c> VlReader<'a, 'c> {
         self.cache.get(&addr).expect("loaded")
     }
 
-    /// Object `idx` of `coll` through its index table (parsed on first use): for cells that
-    /// do not point to the object after the previous cell's. `(data start, size, next header)`.
+    /// Object `idx` of `coll` through its index table (parsed on first use): for cells whose
+    /// object the forward walk does not find. `(data start, size, next header)`.
     #[inline(never)]
     fn object_by_table(&self, coll: &Collection<'a>, i: usize, idx: u32, len: usize) -> Result<(usize, usize, usize)> {
         let objs = coll.table(self.tables)?;
@@ -164,62 +200,74 @@ impl<'a, 'c> VlReader<'a, 'c> {
         }
     }
 
-    /// Copy every valid cell's payload to `values[offsets[i] * base ..]`. Cells are visited
-    /// in increasing offset order, which [`copy_payload`] relies on.
+    /// Copy every block's payloads to `values[offsets[i] * base ..]`. Blocks go in heap order (collection, then
+    /// object index), so each collection's memory is walked forward once: a block's first
+    /// object is found by walking on from where the previous block ended (writers append
+    /// objects with rising indexes), its other objects follow it. The collection's index
+    /// table is parsed only when that walk misses (a heap whose indexes do not rise, or
+    /// cells sharing objects).
     fn gather_into(
         &self,
-        cells: &Cells,
+        mut blocks: Vec<Block>,
         base: usize,
         offsets: &[i32],
         values: &mut [u8],
     ) -> Result<()> {
-        // The current run's collection and its table.
-        let mut cur: Option<Run<'_, 'a>> = None;
-        if let Some(packed) = cells.packed() {
-            // A plain loop (no closure call per cell) keeps the run state in locals.
-            for (i, (h, &o)) in packed.chunks_exact(16).zip(offsets).enumerate() {
-                let c = Cell::packed(h.try_into().unwrap());
-                self.gather_cell(&mut cur, i, c, base, o, values)?;
+        blocks.sort_unstable_by_key(|b| (b.addr, b.idx));
+        let mut coll: Option<&Collection<'a>> = None;
+        // Where the walk goes on in the current collection; `None` once it missed there.
+        let mut walk: Option<usize> = None;
+        for b in &blocks {
+            let c = match coll {
+                Some(c) if c.addr() == b.addr => c,
+                _ => {
+                    walk = Some(Collection::FIRST);
+                    self.collection(b.addr)
+                }
+            };
+            coll = Some(c);
+            let cell = b.cell;
+            let len0 = (offsets[cell + 1] - offsets[cell]) as usize * base;
+            let found = walk.and_then(|p| c.walk_to(p, b.idx)).filter(|o| o.1 >= len0);
+            if found.is_none() {
+                walk = None;
             }
-            return Ok(());
+            let (mut from, _, mut next) = match found {
+                Some(o) => o,
+                None => self.object_by_table(c, cell, b.idx, len0)?,
+            };
+            // The block's payloads end here: a block copy may spill up to it, not past
+            // (the cells after it may already have been copied).
+            let end = offsets[b.last + 1] as usize * base;
+            let mut idx = b.idx;
+            copy_payload(values, offsets[cell] as usize * base, end, c.bytes, from, len0);
+            for i in cell + 1..=b.last {
+                let at = offsets[i] as usize;
+                let len = (offsets[i + 1] as usize - at) * base;
+                if len == 0 {
+                    continue;
+                }
+                idx += 1;
+                let o = match c.object_at(next, idx) {
+                    Some(o) if o.1 >= len => o,
+                    _ => self.object_by_table(c, i, idx, len)?,
+                };
+                from = o.0;
+                next = o.2;
+                copy_payload(values, at * base, end, c.bytes, from, len);
+            }
+            if walk.is_some() {
+                walk = Some(next);
+            }
         }
-        cells.try_for_each(|i, c| self.gather_cell(&mut cur, i, c, base, offsets[i], values))
-    }
-
-    /// Copy one cell's payload to `values[at * base..]` (see [`VlReader::gather_into`]).
-    #[inline(always)]
-    fn gather_cell<'s>(
-        &'s self,
-        cur: &mut Option<Run<'s, 'a>>,
-        i: usize,
-        c: Cell,
-        base: usize,
-        at: i32,
-        values: &mut [u8],
-    ) -> Result<()> {
-        if c.is_null() || c.len == 0 {
-            return Ok(());
-        }
-        let (coll, next) = match *cur {
-            Some((a, coll, next)) if a == c.addr => (coll, next),
-            _ => (self.collection(c.addr), Collection::FIRST),
-        };
-        // Valid cells' totals were bounded by `offsets`, so this cannot overflow.
-        let len = c.len as usize * base;
-        let (from, _, after) = match coll.object_at(next, c.idx) {
-            Some(o) if o.1 >= len => o,
-            _ => self.object_by_table(coll, i, c.idx, len)?,
-        };
-        *cur = Some((c.addr, coll, after));
-        copy_payload(values, at as usize * base, coll.bytes, from, len);
         Ok(())
     }
 
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
-        self.check_and_load(cells, base)?;
-        let (offsets, validity) = self.offsets(cells);
-        let mut values = vec![0u8; *offsets.last().unwrap() as usize * base];
-        self.gather_into(cells, base, &offsets, &mut values)?;
+        let (offsets, validity, blocks) = self.scan(cells, base)?;
+        let len = *offsets.last().unwrap() as usize * base;
+        let mut values = vec![0u8; len];
+        self.gather_into(blocks, base, &offsets, &mut values)?;
         Ok((offsets, values, validity))
     }
 
@@ -231,10 +279,10 @@ impl<'a, 'c> VlReader<'a, 'c> {
         wrap: fn(Vec<T>) -> Buffer,
     ) -> Result<(Vec<i32>, Column, Bitmap)> {
         let base = std::mem::size_of::<T>();
-        self.check_and_load(cells, base)?;
-        let (offsets, validity) = self.offsets(cells);
-        let mut values = vec![T::default(); *offsets.last().unwrap() as usize];
-        self.gather_into(cells, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
+        let (offsets, validity, blocks) = self.scan(cells, base)?;
+        let len = *offsets.last().unwrap() as usize;
+        let mut values = vec![T::default(); len];
+        self.gather_into(blocks, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
         Ok((
             offsets,
             Column::primitive(dtype, wrap(values), None),
@@ -348,22 +396,171 @@ fn bad_object(at: u64, idx: u32, cell: usize, len: usize, obj: Option<(u32, u32)
     }
 }
 
+/// [`VlReader::scan`] over headers packed back to back with 8-byte offsets (plain VL
+/// datasets): eight cells per validity byte, the running state in locals (the closure of
+/// the general path keeps it in memory) and no per-cell bounds checks. Returns the
+/// payload total and the blocks.
+fn scan_packed(packed: &[u8], valid: &mut [u8], offsets: &mut [i32]) -> (u64, Vec<Block>) {
+    let mut total: u64 = 0;
+    let mut blocks = Blocks::new();
+    let groups = packed.chunks(128).zip(valid.iter_mut()).zip(offsets.chunks_mut(8));
+    for (g, ((group, v), out)) in groups.enumerate() {
+        let mut byte = 0u8;
+        for (j, (h, o)) in group.chunks_exact(16).zip(out).enumerate() {
+            let c = Cell::packed(h.try_into().unwrap());
+            let ok = !c.is_null();
+            byte |= (ok as u8) << j;
+            total += if ok { c.len as u64 } else { 0 };
+            *o = total as i32;
+            if ok && c.len != 0 {
+                blocks.add(g * 8 + j, c);
+            }
+        }
+        *v = byte;
+    }
+    (total, blocks.finish())
+}
+
 /// Copy `src[from..from + len]` to `dst[at..at + len]`. Payloads up to 64 bytes (typical
-/// strings) move as one fixed 32- or 64-byte block when both buffers have room past the
-/// end: in wasm that is a few inline loads and stores instead of a `memory.copy` call or a
-/// block loop. The bytes written past `at + len` belong to cells
-/// copied later (callers go in increasing `at` order), so they are overwritten before the
-/// buffer is used; near either buffer's end the exact copy is taken instead.
+/// strings and short sequences) move as one fixed 64-byte block when that block ends by
+/// `end` and within `src`: in wasm that is a few inline loads and stores instead of a
+/// `memory.copy` call, and one size for all of them leaves no branch on the length to
+/// mispredict. The bytes written past `at + len` belong to cells copied later (callers go
+/// in increasing `at` order up to `end`), so they are overwritten before the buffer is used.
 #[inline(always)]
-fn copy_payload(dst: &mut [u8], at: usize, src: &[u8], from: usize, len: usize) {
-    if len <= 32 && at + 32 <= dst.len() && from + 32 <= src.len() {
-        // Fixed-size copies compile to a few loads and stores (no `memory.copy` call).
-        let s: &[u8; 32] = src[from..from + 32].try_into().unwrap();
-        dst[at..at + 32].copy_from_slice(s);
-    } else if len <= 64 && at + 64 <= dst.len() && from + 64 <= src.len() {
+fn copy_payload(dst: &mut [u8], at: usize, end: usize, src: &[u8], from: usize, len: usize) {
+    if len <= 64 && at + 64 <= end && from + 64 <= src.len() {
         let s: &[u8; 64] = src[from..from + 64].try_into().unwrap();
         dst[at..at + 64].copy_from_slice(s);
     } else {
         dst[at..at + len].copy_from_slice(&src[from..from + len]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::superblock::Superblock;
+
+    /// A file image holding global heap collections at the given addresses, each with
+    /// `(index, payload)` objects in that order (then free space), 8-byte sizes.
+    fn heap_file(colls: &[(u64, Vec<(u16, Vec<u8>)>)]) -> Vec<u8> {
+        let mut file = Vec::new();
+        for (addr, objs) in colls {
+            file.resize(*addr as usize, 0);
+            let mut b = b"GCOL\x01\0\0\0".to_vec();
+            b.extend(0u64.to_le_bytes());
+            for (idx, data) in objs {
+                b.extend(idx.to_le_bytes());
+                b.extend([0u8; 6]);
+                b.extend((data.len() as u64).to_le_bytes());
+                b.extend(data);
+                b.resize(b.len().div_ceil(8) * 8, 0);
+            }
+            b.extend([0u8; 16]);
+            let n = b.len() as u64;
+            b[8..16].copy_from_slice(&n.to_le_bytes());
+            file.extend(b);
+        }
+        file.resize(file.len() + 64, 0);
+        file
+    }
+
+    /// Cells `(len, addr, idx)` packed as a VL dataset stores them.
+    fn cells(c: &[(u32, u64, u32)]) -> Vec<u8> {
+        c.iter()
+            .flat_map(|&(l, a, i)| [&l.to_le_bytes()[..], &a.to_le_bytes(), &i.to_le_bytes()].concat())
+            .collect()
+    }
+
+    fn read_strings(file: &[u8], raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
+        let sb = Superblock { version: 0, so: 8, sl: 8, base: 0, location: 0, eof: file.len() as u64, root: 0 };
+        let ctx = Ctx { src: &file.to_vec(), sb: &sb };
+        let tables = GcolCache::default();
+        let mut vl = VlReader::new(&ctx, &tables, u64::MAX);
+        let dt = Datatype::VlString { size: 16, pad: 0, utf8: false };
+        let col = vl.decode_vl(&dt, raw, raw.len() / 16, 16, 0)?;
+        let (Buffer::I32(o), Buffer::U8(v)) = (&col.buffers[0], &col.buffers[1]) else { panic!() };
+        Ok((0..col.len)
+            .map(|i| {
+                col.validity.as_ref().is_none_or(|b| b.get(i)).then(|| v[o[i] as usize..o[i + 1] as usize].to_vec())
+            })
+            .collect())
+    }
+
+    /// Payload of object `idx` in collection `c`: 1 to 90 bytes (both block-copy sizes
+    /// and exact copies), distinct per object.
+    fn payload(c: u64, idx: u16) -> Vec<u8> {
+        let n = 1 + (idx as usize * 37 + c as usize) % 90;
+        (0..n).map(|k| (idx as usize * 7 + k + c as usize) as u8).collect()
+    }
+
+    /// Every cell order writers and editors produce reads the payload its header names:
+    /// the gather's heap-order walk, its table fallback (objects whose indexes do not rise,
+    /// cells sharing an object), nulls and empties between cells of one run, and two
+    /// collections taken in turns.
+    #[test]
+    fn any_cell_order_reads_the_objects_named() {
+        // Collection 64: objects 1..=40 then 45, 44, 43 (indexes falling) and a gap at 41/42.
+        // Collection 8192: 1..=30.
+        let mut objs_a: Vec<u16> = (1..=40).collect();
+        objs_a.extend([45, 44, 43]);
+        let colls = vec![
+            (64, objs_a.iter().map(|&i| (i, payload(64, i))).collect()),
+            (8192, (1..=30).map(|i| (i, payload(8192, i))).collect()),
+        ];
+        let file = heap_file(&colls);
+        let cell = |a: u64, i: u16| (payload(a, i).len() as u32, a, i as u32);
+        let mut orders: Vec<(&str, Vec<(u32, u64, u32)>)> = Vec::new();
+        orders.push(("in order", objs_a.iter().map(|&i| cell(64, i)).collect()));
+        let mut rev: Vec<_> = (1..=40).map(|i| cell(64, i)).collect();
+        rev.reverse();
+        orders.push(("reversed", rev));
+        // h5py's layout: runs in rising order, the runs themselves falling.
+        let mut runs = Vec::new();
+        for (lo, hi) in [(30, 40), (20, 29), (19, 19), (1, 18)] {
+            runs.extend((lo..=hi).map(|i| cell(64, i)));
+        }
+        orders.push(("falling runs", runs));
+        let mut perm: Vec<_> = (1..=40u16).map(|i| cell(64, i)).collect();
+        let mut x = 7usize;
+        for k in (1..perm.len()).rev() {
+            x = x * 1103515245 % 2147483648 + 12345;
+            perm.swap(k, x % (k + 1));
+        }
+        orders.push(("permuted", perm));
+        orders.push(("shared objects", vec![cell(64, 5), cell(64, 6), cell(64, 5), cell(64, 6), cell(64, 7), cell(64, 2)]));
+        orders.push((
+            "nulls and empties inside a run",
+            vec![cell(64, 3), (0, 0, 0), cell(64, 4), (0, 64, 0), (0, u64::MAX, 0), cell(64, 5), cell(64, 6)],
+        ));
+        orders.push((
+            "two collections in turns",
+            (1..=30).flat_map(|i| [cell(8192, i), cell(64, i)]).collect(),
+        ));
+        orders.push(("indexes falling in the heap", vec![cell(64, 43), cell(64, 44), cell(64, 45), cell(64, 39), cell(64, 40)]));
+        for (name, c) in orders {
+            let got = read_strings(&file, &cells(&c)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let want: Vec<Option<Vec<u8>>> = c
+                .iter()
+                .map(|&(l, a, i)| match (a, l) {
+                    (0 | u64::MAX, _) => None,
+                    (_, 0) => Some(vec![]),
+                    _ => Some(payload(a, i as u16)),
+                })
+                .collect();
+            assert_eq!(got, want, "{name}");
+        }
+        // A missing object, an object shorter than its cell, and an index beyond 16 bits
+        // are errors naming the collection.
+        for bad in [
+            vec![cell(64, 1), cell(64, 41)],
+            vec![cell(64, 1), (payload(64, 2).len() as u32 + 1, 64, 2)],
+            vec![(1, 64, 65537)],
+        ] {
+            let e = read_strings(&file, &cells(&bad)).unwrap_err();
+            assert_eq!(e.offset, 64, "{}", e.message);
+            assert!(e.message.contains("global heap"), "{}", e.message);
+        }
     }
 }
