@@ -473,9 +473,27 @@ mod tests {
             .collect()
     }
 
+    /// The cells read as strings twice: from a loaded source (collections loaded before
+    /// the gather) and from one that copies ranges on demand (loaded as the gather goes);
+    /// both must agree.
     fn read_strings(file: &[u8], raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
+        let loaded = read_strings_from(file, &file.to_vec(), raw);
+        let kept = arrowsmith_core::RangeCache::new(file.len() as u64);
+        let arena = arrowsmith_core::Bump::new();
+        let fetch = arrowsmith_core::source::slice_fetch(file);
+        let host = arrowsmith_core::HostSource::new(&kept, &arena, &fetch);
+        let on_demand = read_strings_from(file, &host, raw);
+        match (&loaded, &on_demand) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b),
+            (Err(a), Err(b)) => assert_eq!((a.offset, &a.message), (b.offset, &b.message)),
+            _ => panic!("loaded {loaded:?} != on demand {on_demand:?}"),
+        }
+        loaded
+    }
+
+    fn read_strings_from(file: &[u8], src: &dyn arrowsmith_core::ByteSource, raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
         let sb = Superblock { version: 0, so: 8, sl: 8, base: 0, location: 0, eof: file.len() as u64, root: 0 };
-        let ctx = Ctx { src: &file.to_vec(), sb: &sb };
+        let ctx = Ctx { src, sb: &sb };
         let tables = GcolCache::default();
         let mut vl = VlReader::new(&ctx, &tables, u64::MAX);
         let dt = Datatype::VlString { size: 16, pad: 0, utf8: false };

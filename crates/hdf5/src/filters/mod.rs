@@ -1,6 +1,7 @@
 //! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF; any other id is a
 //! clear `Unsupported` error naming it.
 
+mod adler32;
 mod deflate;
 mod lzf;
 mod shuffle;
