@@ -141,23 +141,16 @@ impl<'a> Collection<'a> {
     /// 0), a size past the collection or its end first. Writers append objects with rising
     /// indexes, so cells sorted by index find their objects in one pass over the heap.
     pub fn walk_to(&self, mut p: usize, idx: u32) -> Option<(usize, usize, usize)> {
-        let ohdr = (8 + self.sl).div_ceil(8) * 8;
         loop {
-            let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
-            let k = u16::from_le_bytes([h[0], h[1]]) as u32;
+            let (k, start, size) = self.header(p)?;
             if k == 0 || k > idx {
                 return None;
             }
-            let size = le_uint(&h[8..8 + self.sl]);
-            let start = p + ohdr;
-            if size > (self.bytes.len() - start) as u64 {
-                return None;
-            }
-            let next = start + (size as usize).div_ceil(8) * 8;
+            let o = self.extent(start, size)?;
             if k == idx {
-                return Some((start, size as usize, next));
+                return Some(o);
             }
-            p = next;
+            p = o.2;
         }
     }
 
@@ -167,13 +160,27 @@ impl<'a> Collection<'a> {
     /// cells finds each object here without the index table.
     #[inline(always)]
     pub fn object_at(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
-        let ohdr = (8 + self.sl).div_ceil(8) * 8;
-        let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
-        if idx == 0 || u16::from_le_bytes([h[0], h[1]]) as u32 != idx {
+        let (k, start, size) = self.header(p)?;
+        if idx == 0 || k != idx {
             return None;
         }
-        let size = le_uint(&h[8..8 + self.sl]);
-        let start = p + ohdr;
+        self.extent(start, size)
+    }
+
+    /// The object header at `p`, when it lies within the collection: `(index, data start,
+    /// size)`, the size not yet checked.
+    #[inline(always)]
+    fn header(&self, p: usize) -> Option<(u32, usize, u64)> {
+        let ohdr = (8 + self.sl).div_ceil(8) * 8;
+        let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
+        let k = u16::from_le_bytes([h[0], h[1]]) as u32;
+        Some((k, p + ohdr, le_uint(&h[8..8 + self.sl])))
+    }
+
+    /// `(data start, size, next header)` of an object whose data starting at `start` (a
+    /// header's) fits in the collection; `None` when `size` runs past it.
+    #[inline(always)]
+    fn extent(&self, start: usize, size: u64) -> Option<(usize, usize, usize)> {
         if size > (self.bytes.len() - start) as u64 {
             return None;
         }
@@ -182,26 +189,22 @@ impl<'a> Collection<'a> {
     }
 
     fn parse_table(&self) -> Result<Table> {
-        let (bytes, at, sl) = (self.bytes, self.at, self.sl);
+        let (bytes, at) = (self.bytes, self.at);
         // Objects take at least 16 bytes of header + 8 of data with 8-byte lengths.
         let mut objs: Vec<(u32, u32)> = Vec::with_capacity(bytes.len() / 24 + 1);
         let mut p = Self::FIRST;
-        let ohdr = (8 + sl).div_ceil(8) * 8;
-        while let Some(h) = bytes.get(p..p + ohdr) {
-            let idx = u16::from_le_bytes([h[0], h[1]]) as usize;
+        while let Some((idx, start, osize)) = self.header(p) {
             if idx == 0 {
                 break;
             }
-            let osize = le_uint(&h[8..8 + sl]);
-            let start = p + ohdr;
-            if osize > (bytes.len() - start) as u64 {
+            let Some((_, _, next)) = self.extent(start, osize) else {
                 return Err(invalid(
                     at + p as u64,
                     format!("global heap object {idx}: size {osize} past its collection"),
                 ));
-            }
+            };
             // Indexes usually count up from 1: append, padding any gap with MISSING.
-            let entry = (start as u32, osize as u32);
+            let (idx, entry) = (idx as usize, (start as u32, osize as u32));
             if objs.len() == idx {
                 objs.push(entry);
             } else if objs.len() < idx {
@@ -210,7 +213,7 @@ impl<'a> Collection<'a> {
             } else {
                 objs[idx] = entry;
             }
-            p = start + (osize as usize).div_ceil(8) * 8;
+            p = next;
         }
         Ok(Rc::new(objs))
     }

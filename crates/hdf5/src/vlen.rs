@@ -5,9 +5,9 @@
 //! validity, and the runs of cells pointing to consecutive heap objects; the distinct
 //! global heap collections are loaded once (requested from the host as coalesced ranges
 //! when missing). Then the runs are copied in heap order, walking each collection's memory
-//! forward once, straight into the values buffer. Strings are UTF-8 validated once per column; sequences
-//! of primitives are byte-swapped in bulk when big-endian; other bases (compound, nested VL,
-//! strings) are decoded once over the gathered payloads.
+//! forward once, straight into the values buffer. Strings are UTF-8 validated once per
+//! column; sequences of primitives are byte-swapped in bulk when big-endian; other bases
+//! (compound, nested VL, strings) are decoded once over the gathered payloads.
 
 use std::collections::HashMap;
 
@@ -45,6 +45,18 @@ struct Blocks {
 impl Blocks {
     fn new() -> Self {
         Blocks { done: Vec::new(), cur: Block { addr: 0, cell: 0, last: 0, idx: 0, n: 0 } }
+    }
+
+    /// Cell `i` of the header pass: its length added to `total` and, when it has a
+    /// payload, to the blocks. Returns whether it is valid (not a null reference).
+    #[inline(always)]
+    fn visit(&mut self, total: &mut u64, i: usize, c: Cell) -> bool {
+        let ok = !c.is_null();
+        *total += if ok { c.len as u64 } else { 0 };
+        if ok && c.len != 0 {
+            self.add(i, c);
+        }
+        ok
     }
 
     /// Cell `i` (valid, not empty) extends the current block or starts the next.
@@ -154,13 +166,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 let mut total: u64 = 0;
                 let mut blocks = Blocks::new();
                 let _ = cells.try_for_each(|i, c| -> std::result::Result<(), ()> {
-                    let ok = !c.is_null();
+                    let ok = blocks.visit(&mut total, i, c);
                     valid[i / 8] |= (ok as u8) << (i % 8);
-                    total += if ok { c.len as u64 } else { 0 };
                     offsets[i + 1] = total as i32;
-                    if ok && c.len != 0 {
-                        blocks.add(i, c);
-                    }
                     Ok(())
                 });
                 (total, blocks.finish())
@@ -200,12 +208,12 @@ impl<'a, 'c> VlReader<'a, 'c> {
         }
     }
 
-    /// Copy every block's payloads to `values[offsets[i] * base ..]`. Blocks go in heap order (collection, then
-    /// object index), so each collection's memory is walked forward once: a block's first
-    /// object is found by walking on from where the previous block ended (writers append
-    /// objects with rising indexes), its other objects follow it. The collection's index
-    /// table is parsed only when that walk misses (a heap whose indexes do not rise, or
-    /// cells sharing objects).
+    /// Copy every block's payloads to `values[offsets[i] * base ..]`. Blocks go in heap
+    /// order (collection, then object index), so each collection's memory is walked forward
+    /// once: a block's first object is found by walking on from where the previous block
+    /// ended (writers append objects with rising indexes), its other objects follow it. The
+    /// collection's index table is parsed only when that walk misses (a heap whose indexes
+    /// do not rise, or cells sharing objects).
     fn gather_into(
         &self,
         mut blocks: Vec<Block>,
@@ -407,14 +415,9 @@ fn scan_packed(packed: &[u8], valid: &mut [u8], offsets: &mut [i32]) -> (u64, Ve
     for (g, ((group, v), out)) in groups.enumerate() {
         let mut byte = 0u8;
         for (j, (h, o)) in group.chunks_exact(16).zip(out).enumerate() {
-            let c = Cell::packed(h.try_into().unwrap());
-            let ok = !c.is_null();
+            let ok = blocks.visit(&mut total, g * 8 + j, Cell::packed(h.try_into().unwrap()));
             byte |= (ok as u8) << j;
-            total += if ok { c.len as u64 } else { 0 };
             *o = total as i32;
-            if ok && c.len != 0 {
-                blocks.add(g * 8 + j, c);
-            }
         }
         *v = byte;
     }
@@ -473,9 +476,8 @@ mod tests {
             .collect()
     }
 
-    /// The cells read as strings twice: from a loaded source (collections loaded before
-    /// the gather) and from one that copies ranges on demand (loaded as the gather goes);
-    /// both must agree.
+    /// The cells read as strings twice: from a loaded source and from one that copies
+    /// ranges from the host as the reader asks for them; both must agree.
     fn read_strings(file: &[u8], raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
         let loaded = read_strings_from(file, &file.to_vec(), raw);
         let kept = arrowsmith_core::RangeCache::new(file.len() as u64);
