@@ -9,6 +9,7 @@ pub mod bitmap;
 pub mod column;
 pub mod describe;
 pub mod error;
+pub mod recycle;
 pub mod simd;
 pub mod source;
 

@@ -44,6 +44,20 @@ pub trait ByteSource {
     fn will_read(&self, offset: u64, len: usize) {
         let _ = (offset, len);
     }
+
+    /// Whether missing bytes are fetched on demand (so a reader gains nothing by asking
+    /// for everything up front).
+    fn fetches_on_demand(&self) -> bool {
+        false
+    }
+
+    /// [`ByteSource::read`] for bytes the reader uses once, right away: a source that
+    /// fetches on demand copies them into `scratch` (reused from range to range, so the
+    /// copy is still in cache when the reader goes over it) instead of keeping them.
+    fn read_once<'s>(&'s self, format: Format, offset: u64, len: usize, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+        let _ = scratch;
+        self.read(format, offset, len)
+    }
 }
 
 impl ByteSource for [u8] {
@@ -188,13 +202,15 @@ pub struct HostSource<'a> {
     /// the same large range must not multiply the arena: past the budget a fetch fails, the
     /// read reports `NeedBytes`, and the host supplies the range to `kept` once instead.
     budget: std::cell::Cell<u64>,
+    /// Bytes copied by [`ByteSource::read_once`] (not kept).
+    once: std::cell::Cell<u64>,
 }
 
 impl<'a> HostSource<'a> {
     /// `kept` holds what every read needs (footer, index); reset `arena` between reads.
     pub fn new(kept: &'a RangeCache, arena: &'a Bump, fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool) -> Self {
         let budget = kept.size().saturating_mul(4).saturating_add(1 << 20);
-        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()), budget: budget.into() }
+        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()), budget: budget.into(), once: 0.into() }
     }
 
     /// The same source with another fetch budget (see the field's note).
@@ -203,9 +219,25 @@ impl<'a> HostSource<'a> {
         self
     }
 
+    /// The range when `kept` or a recent fetch holds it.
+    fn loaded(&self, offset: u64, len: usize) -> Option<&'a [u8]> {
+        if let Some(b) = self.kept.get(offset, len) {
+            return Some(b);
+        }
+        let end = offset.checked_add(len as u64)?;
+        let fetched = self.fetched.borrow();
+        for &(s, b) in fetched.iter().rev().take(RECENT) {
+            if s <= offset && end <= s + b.len() as u64 {
+                let at = (offset - s) as usize;
+                return Some(&b[at..at + len]);
+            }
+        }
+        None
+    }
+
     /// Bytes copied from the host so far (tests and benchmarks check what a read transfers).
     pub fn fetched_bytes(&self) -> u64 {
-        self.fetched.borrow().iter().map(|(_, b)| b.len() as u64).sum()
+        self.fetched.borrow().iter().map(|(_, b)| b.len() as u64).sum::<u64>() + self.once.get()
     }
 }
 
@@ -227,17 +259,11 @@ impl<'a> ByteSource for HostSource<'a> {
         self.kept.size()
     }
     fn get(&self, offset: u64, len: usize) -> Option<&[u8]> {
-        if let Some(b) = self.kept.get(offset, len) {
+        if let Some(b) = self.loaded(offset, len) {
             return Some(b);
         }
         let end = offset.checked_add(len as u64)?;
         let mut fetched = self.fetched.borrow_mut();
-        for &(s, b) in fetched.iter().rev().take(RECENT) {
-            if s <= offset && end <= s + b.len() as u64 {
-                let at = (offset - s) as usize;
-                return Some(&b[at..at + len]);
-            }
-        }
         if end > self.size() {
             return None;
         }
@@ -268,6 +294,38 @@ impl<'a> ByteSource for HostSource<'a> {
         if offset.checked_add(len as u64).is_some_and(|end| end <= self.size()) {
             let _ = self.get(offset, len);
         }
+    }
+
+    fn fetches_on_demand(&self) -> bool {
+        true
+    }
+
+    fn read_once<'s>(&'s self, format: Format, offset: u64, len: usize, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+        let end = offset.checked_add(len as u64).filter(|&e| e <= self.size());
+        if end.is_none() || len <= FETCH_MIN {
+            return self.read(format, offset, len);
+        }
+        if let Some(b) = self.loaded(offset, len) {
+            return Ok(b);
+        }
+        let missing = || DecodeError::need_bytes(format, offset, len as u64);
+        let left = self.budget.get().checked_sub(len as u64).ok_or_else(missing)?;
+        self.budget.set(left);
+        // Start at the offset's alignment mod 8, as `get` does for its buffers.
+        if scratch.len() < len + 7 {
+            scratch.resize(len + 7, 0);
+        }
+        let skip = (offset as usize).wrapping_sub(scratch.as_ptr() as usize) & 7;
+        let buf = &mut scratch[skip..skip + len];
+        // SAFETY: `fetch` only writes initialised bytes (its contract: it copies the file's
+        // bytes), so viewing these initialised bytes as `MaybeUninit<u8>` (same layout)
+        // cannot leave any of them uninitialised.
+        let dst = unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) };
+        if !(self.fetch)(offset, dst) {
+            return Err(missing());
+        }
+        self.once.set(self.once.get() + len as u64);
+        Ok(&scratch[skip..skip + len])
     }
 }
 
@@ -419,5 +477,41 @@ mod tests {
         let arena = Bump::new();
         let src = HostSource::new(&kept, &arena, &fetch);
         assert_eq!(src.read(Format::Hdf5, 10, 5).unwrap_err().code, ErrorCode::NeedBytes);
+        let mut scratch = Vec::new();
+        let e = src.read_once(Format::Hdf5, 10, 500, &mut scratch).unwrap_err();
+        assert_eq!((e.code, e.offset), (ErrorCode::Truncated, 10), "past the end");
+        let kept = RangeCache::new(1000);
+        let src = HostSource::new(&kept, &arena, &fetch);
+        let e = src.read_once(Format::Hdf5, 10, 300, &mut scratch).unwrap_err();
+        assert_eq!((e.code, e.offset, e.need_len), (ErrorCode::NeedBytes, 10, 300));
+    }
+
+    /// `read_once` copies what is not loaded into the caller's scratch (reused, nothing
+    /// kept), at the offset's alignment mod 8, within the fetch budget; loaded bytes and
+    /// small reads go the usual way.
+    #[test]
+    fn host_source_read_once() {
+        let file: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut kept = RangeCache::new(file.len() as u64);
+        kept.insert(4000, file[4000..4600].to_vec());
+        let fetch = slice_fetch(&file);
+        let arena = Bump::new();
+        let src = HostSource::new(&kept, &arena, &fetch).with_budget(2500);
+        assert!(src.fetches_on_demand() && !kept.fetches_on_demand());
+        let mut scratch = Vec::new();
+        for (off, len) in [(1003, 900), (17, 1000), (2001, 600)] {
+            let got = src.read_once(Format::Hdf5, off, len, &mut scratch).unwrap();
+            assert_eq!(got, &file[off as usize..][..len]);
+            assert_eq!(got.as_ptr() as u64 % 8, off % 8, "alignment of {off}");
+        }
+        assert_eq!(src.fetched_bytes(), 2500, "copied into scratch, counted");
+        assert!(arena.allocated_bytes() < 1000, "nothing kept in the arena");
+        // Kept bytes cost no fetch, even with the budget spent.
+        assert_eq!(src.read_once(Format::Hdf5, 4100, 400, &mut scratch).unwrap(), &file[4100..4500]);
+        let e = src.read_once(Format::Hdf5, 0, 200, &mut scratch).unwrap_err();
+        assert_eq!(e.code, ErrorCode::NeedBytes, "past the budget");
+        // A loaded source reads as it always does.
+        assert_eq!(file.read_once(Format::Hdf5, 5, 300, &mut scratch).unwrap(), &file[5..305]);
+        assert!(file.read_once(Format::Hdf5, 4900, 300, &mut scratch).is_err());
     }
 }

@@ -77,12 +77,21 @@ impl<'a> Collection<'a> {
     /// A collection's bytes after checking its header; its table from `cache` when parsed
     /// before (by any read of this file), otherwise parsed on first lookup.
     pub fn load(ctx: &Ctx<'a>, addr: u64, cache: &GcolCache) -> Result<Collection<'a>> {
+        Self::open(ctx, addr, cache, |size| ctx.read(addr, size, "global heap collection"))
+    }
+
+    /// [`Collection::load`] for a gather that goes over the collection once, now: bytes a
+    /// source fetches on demand are copied into `scratch` (see `ByteSource::read_once`).
+    pub fn load_once<'c: 'a>(ctx: &Ctx<'c>, addr: u64, cache: &GcolCache, scratch: &'a mut Vec<u8>) -> Result<Collection<'a>> {
+        Self::open(ctx, addr, cache, |size| ctx.read_once(addr, size, "global heap collection", scratch))
+    }
+
+    fn open(ctx: &Ctx<'_>, addr: u64, cache: &GcolCache, body: impl FnOnce(u64) -> Result<&'a [u8]>) -> Result<Collection<'a>> {
         let at = ctx.abs(addr)?;
         let sl = ctx.sb.sl as usize;
         if let Some((size, objs)) = cache.get(addr) {
-            let bytes = ctx.read(addr, size, "global heap collection")?;
             return Ok(Collection {
-                bytes,
+                bytes: body(size)?,
                 at,
                 addr,
                 sl,
@@ -106,9 +115,8 @@ impl<'a> Collection<'a> {
         if size < 16 || size > u32::MAX as u64 {
             return Err(invalid(at, format!("global heap collection size {size}")));
         }
-        let bytes = ctx.read(addr, size, "global heap collection")?;
         Ok(Collection {
-            bytes,
+            bytes: body(size)?,
             at,
             addr,
             sl,

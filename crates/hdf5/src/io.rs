@@ -19,6 +19,17 @@ pub fn unsupported(offset: u64, msg: impl Into<String>) -> DecodeError {
 
 /// Read `len` bytes at absolute file offset `off`, naming the structure on truncation.
 pub fn read_abs<'a>(src: &'a dyn ByteSource, off: u64, len: u64, what: &str) -> Result<&'a [u8]> {
+    in_file(src, off, len, what)?;
+    src.read(Format::Hdf5, off, len as usize)
+}
+
+/// [`read_abs`] through `ByteSource::read_once`.
+pub fn read_abs_once<'s>(src: &'s dyn ByteSource, off: u64, len: u64, what: &str, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+    in_file(src, off, len, what)?;
+    src.read_once(Format::Hdf5, off, len as usize, scratch)
+}
+
+fn in_file(src: &dyn ByteSource, off: u64, len: u64, what: &str) -> Result<()> {
     if off.checked_add(len).is_none_or(|e| e > src.size()) {
         return Err(err(
             off,
@@ -29,7 +40,7 @@ pub fn read_abs<'a>(src: &'a dyn ByteSource, off: u64, len: u64, what: &str) -> 
             ),
         ));
     }
-    src.read(Format::Hdf5, off, len as usize)
+    Ok(())
 }
 
 /// Little-endian reader over a byte slice that knows the slice's file offset.

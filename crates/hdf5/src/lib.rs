@@ -64,6 +64,13 @@ impl<'a> Ctx<'a> {
     pub fn read(&self, addr: u64, len: u64, what: &str) -> Result<&'a [u8]> {
         io::read_abs(self.src, self.abs(addr)?, len, what)
     }
+    /// [`Ctx::read`] of bytes used once, right away (see `ByteSource::read_once`).
+    pub fn read_once<'s>(&self, addr: u64, len: u64, what: &str, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]>
+    where
+        'a: 's,
+    {
+        io::read_abs_once(self.src, self.abs(addr)?, len, what, scratch)
+    }
     pub fn cur(&self, addr: u64, len: u64, what: &'static str) -> Result<Cur<'a>> {
         let b = self.read(addr, len, what)?;
         Ok(Cur::new(b, self.abs(addr)?, what, self.sb.so, self.sb.sl))
@@ -483,6 +490,9 @@ impl Hdf5File {
             }
             Err(e) => Err(locate(e)),
             Ok((fields, columns)) => {
+                if let Cow::Owned(v) = raw {
+                    arrowsmith_core::recycle::give_back(v);
+                }
                 let mut b = Batch::new(fields, columns);
                 b.num_rows = nrows as usize;
                 Ok(b)
@@ -502,7 +512,7 @@ impl Hdf5File {
         let dims = &ds.space.dims;
         let es = ds.dtype.size() as u64;
         let n = n as usize;
-        let mut vl = VlReader::new(ctx, &self.gcol, self.max_read_bytes);
+        let mut vl = VlReader::new(ctx, &self.gcol, self.max_read_bytes).single_gather(&ds.dtype);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
         let name = path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/");
         Ok(match &ds.dtype {
@@ -623,9 +633,19 @@ impl Hdf5File {
                     }
                     return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
                 }
-                let mut out = filled();
                 // Chunks of whole rows (all trailing dimensions) are one run of `out`.
                 let whole_rows = cdims[1..] == dims[1..];
+                // Filtered chunks of whole rows that tile the selection exactly are all
+                // filtered straight into place (below), writing every byte of `out`: then
+                // it needs no fill.
+                let tiled = !ds.filters.is_empty() && whole_rows && {
+                    let mut rows: Vec<u64> = recs.iter().filter(|r| r.coords[1..].iter().all(|&c| c == 0)).map(|r| r.coords[0]).collect();
+                    rows.sort_unstable();
+                    rows.len() == recs.len()
+                        && rows.len() as u64 * cdims[0] == nrows
+                        && rows.iter().enumerate().all(|(k, &r)| r == start + k as u64 * cdims[0])
+                };
+                let mut out = if tiled { arrowsmith_core::recycle::bytes_to_overwrite(total as usize) } else { filled() };
                 for r in recs {
                     let stored = if ds.filters.is_empty() { cb } else { r.size };
                     let raw = ctx.read(r.addr, stored, "chunk")?;

@@ -91,6 +91,9 @@ pub struct VlReader<'a, 'c> {
     tables: &'c GcolCache,
     /// Bytes still allowed to be gathered by this read (all VL columns together).
     budget: u64,
+    /// Fetch each collection right before its gather, into a reused scratch, instead of
+    /// loading them all first (see [`VlReader::single_gather`]).
+    once: bool,
 }
 
 impl<'a, 'c> VlReader<'a, 'c> {
@@ -100,7 +103,29 @@ impl<'a, 'c> VlReader<'a, 'c> {
             cache: HashMap::new(),
             tables,
             budget: max_bytes,
+            once: false,
         }
+    }
+
+    /// For a read of `dt` whose VL payloads are gathered in one go (one VL member, not
+    /// nested) from a source that fetches on demand: each collection is then gone over
+    /// once, so it is copied into a reused scratch right before its gather, where the copy
+    /// is still in cache, instead of being loaded and kept with all the others first
+    /// (~4 MB of heap for 100k strings, out of cache by the time the gather reaches it).
+    pub fn single_gather(mut self, dt: &Datatype) -> Self {
+        fn single(dt: &Datatype) -> bool {
+            match dt {
+                Datatype::VlString { .. } => true,
+                Datatype::VlSequence { base, .. } => !base.is_vl(),
+                Datatype::Compound { members, .. } => {
+                    let mut vl = members.iter().filter(|m| m.dtype.is_vl());
+                    vl.next().is_some_and(|m| single(&m.dtype)) && vl.next().is_none()
+                }
+                _ => false,
+            }
+        }
+        self.once = self.ctx.src.fetches_on_demand() && single(dt);
+        self
     }
 
     /// Parse every distinct collection in `addrs` (each once). When bytes are missing, ask
@@ -183,21 +208,17 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
             ));
         }
-        self.load(blocks.iter().map(|b| b.addr).collect())?;
+        if !self.once {
+            self.load(blocks.iter().map(|b| b.addr).collect())?;
+        }
         self.budget -= total * base as u64;
         Ok((offsets, Bitmap::from_bytes(valid, n), blocks))
-    }
-
-    /// A loaded collection: once per run of cells.
-    #[inline(never)]
-    fn collection(&self, addr: u64) -> &Collection<'a> {
-        self.cache.get(&addr).expect("loaded")
     }
 
     /// Object `idx` of `coll` through its index table (parsed on first use): for cells whose
     /// object the forward walk does not find. `(data start, size, next header)`.
     #[inline(never)]
-    fn object_by_table(&self, coll: &Collection<'a>, i: usize, idx: u32, len: usize) -> Result<(usize, usize, usize)> {
+    fn object_by_table(&self, coll: &Collection<'_>, i: usize, idx: u32, len: usize) -> Result<(usize, usize, usize)> {
         let objs = coll.table(self.tables)?;
         match objs.get(idx as usize) {
             Some(&(s, n)) if n != u32::MAX && n as usize >= len => {
@@ -222,18 +243,34 @@ impl<'a, 'c> VlReader<'a, 'c> {
         values: &mut [u8],
     ) -> Result<()> {
         blocks.sort_unstable_by_key(|b| (b.addr, b.idx));
-        let mut coll: Option<&Collection<'a>> = None;
-        // Where the walk goes on in the current collection; `None` once it missed there.
-        let mut walk: Option<usize> = None;
-        for b in &blocks {
-            let c = match coll {
-                Some(c) if c.addr() == b.addr => c,
-                _ => {
-                    walk = Some(Collection::FIRST);
-                    self.collection(b.addr)
+        let mut scratch = Vec::new();
+        for group in blocks.chunk_by(|a, b| a.addr == b.addr) {
+            let addr = group[0].addr;
+            let fetched;
+            let c = match self.cache.get(&addr) {
+                Some(c) => c,
+                None => {
+                    fetched = Collection::load_once(self.ctx, addr, self.tables, &mut scratch)?;
+                    &fetched
                 }
             };
-            coll = Some(c);
+            self.gather_collection(c, group, base, offsets, values)?;
+        }
+        Ok(())
+    }
+
+    /// The blocks of one collection, in object index order.
+    fn gather_collection(
+        &self,
+        c: &Collection<'_>,
+        blocks: &[Block],
+        base: usize,
+        offsets: &[i32],
+        values: &mut [u8],
+    ) -> Result<()> {
+        // Where the walk goes on; `None` once it missed.
+        let mut walk = Some(Collection::FIRST);
+        for b in blocks {
             let cell = b.cell;
             let len0 = (offsets[cell + 1] - offsets[cell]) as usize * base;
             let found = walk.and_then(|p| c.walk_to(p, b.idx)).filter(|o| o.1 >= len0);
@@ -274,7 +311,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
     fn gather(&mut self, cells: &Cells, base: usize) -> Result<(Vec<i32>, Vec<u8>, Bitmap)> {
         let (offsets, validity, blocks) = self.scan(cells, base)?;
         let len = *offsets.last().unwrap() as usize * base;
-        let mut values = vec![0u8; len];
+        // Every byte is written: each cell with a payload is in one block, and a block
+        // copies all its cells (or the read fails).
+        let mut values = arrowsmith_core::recycle::bytes_to_overwrite(len);
         self.gather_into(blocks, base, &offsets, &mut values)?;
         Ok((offsets, values, validity))
     }
@@ -476,8 +515,9 @@ mod tests {
             .collect()
     }
 
-    /// The cells read as strings twice: from a loaded source and from one that copies
-    /// ranges from the host as the reader asks for them; both must agree.
+    /// The cells read as strings twice: from a loaded source (collections loaded first) and
+    /// from one that copies ranges from the host as the reader asks for them (each
+    /// collection fetched into the gather's scratch when reached); both must agree.
     fn read_strings(file: &[u8], raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
         let loaded = read_strings_from(file, &file.to_vec(), raw);
         let kept = arrowsmith_core::RangeCache::new(file.len() as u64);
@@ -497,8 +537,9 @@ mod tests {
         let sb = Superblock { version: 0, so: 8, sl: 8, base: 0, location: 0, eof: file.len() as u64, root: 0 };
         let ctx = Ctx { src, sb: &sb };
         let tables = GcolCache::default();
-        let mut vl = VlReader::new(&ctx, &tables, u64::MAX);
         let dt = Datatype::VlString { size: 16, pad: 0, utf8: false };
+        let mut vl = VlReader::new(&ctx, &tables, u64::MAX).single_gather(&dt);
+        assert_eq!(vl.once, src.fetches_on_demand());
         let col = vl.decode_vl(&dt, raw, raw.len() / 16, 16, 0)?;
         let (Buffer::I32(o), Buffer::U8(v)) = (&col.buffers[0], &col.buffers[1]) else { panic!() };
         Ok((0..col.len)

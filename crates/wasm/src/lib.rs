@@ -42,6 +42,14 @@ impl DecodedBatch {
     }
 }
 
+/// Freed once JS has copied the buffers out: byte buffers go back for the next read's
+/// output (see `arrowsmith_core::recycle`).
+impl Drop for DecodedBatch {
+    fn drop(&mut self) {
+        arrowsmith_core::recycle::give_back_columns(&mut self.batch.columns);
+    }
+}
+
 fn batch(b: Batch) -> DecodedBatch {
     DecodedBatch { batch: b }
 }
