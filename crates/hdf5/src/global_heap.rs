@@ -168,7 +168,15 @@ impl<'a> Collection<'a> {
     /// cells finds each object here without the index table.
     #[inline(always)]
     pub fn object_at(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
-        let (k, start, size) = self.header(p)?;
+        self.object_at_sl::<0>(p, idx)
+    }
+
+    /// [`Collection::object_at`] for lengths of `SL` bytes (0: the file's). With `SL` 8
+    /// the header is a fixed 16 bytes: fewer instructions in the gather's per-cell step.
+    #[inline(always)]
+    pub fn object_at_sl<const SL: usize>(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
+        debug_assert!(SL == 0 || SL == self.sl);
+        let (k, start, size) = self.header_sl::<SL>(p)?;
         if idx == 0 || k != idx {
             return None;
         }
@@ -179,10 +187,24 @@ impl<'a> Collection<'a> {
     /// size)`, the size not yet checked.
     #[inline(always)]
     fn header(&self, p: usize) -> Option<(u32, usize, u64)> {
-        let ohdr = (8 + self.sl).div_ceil(8) * 8;
+        self.header_sl::<0>(p)
+    }
+
+    /// [`Collection::header`] for lengths of `SL` bytes (0: the file's, read at run time).
+    #[inline(always)]
+    fn header_sl<const SL: usize>(&self, p: usize) -> Option<(u32, usize, u64)> {
+        let sl = if SL == 0 { self.sl } else { SL };
+        let ohdr = (8 + sl).div_ceil(8) * 8;
         let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
         let k = u16::from_le_bytes([h[0], h[1]]) as u32;
-        Some((k, p + ohdr, le_uint(&h[8..8 + self.sl])))
+        let size = if SL == 8 { u64::from_le_bytes(h[8..16].try_into().unwrap()) } else { le_uint(&h[8..8 + sl]) };
+        Some((k, p + ohdr, size))
+    }
+
+    /// Whether lengths are 8 bytes (every writer's default): the gather's loop is then
+    /// compiled for that header size, see [`Collection::object_at_sl`].
+    pub fn lengths_of_8(&self) -> bool {
+        self.sl == 8
     }
 
     /// `(data start, size, next header)` of an object whose data starting at `start` (a

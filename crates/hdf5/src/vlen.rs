@@ -283,13 +283,18 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     &fetched
                 }
             };
-            self.gather_collection(c, group, base, offsets, values)?;
+            if c.lengths_of_8() {
+                self.gather_collection::<8>(c, group, base, offsets, values)?;
+            } else {
+                self.gather_collection::<0>(c, group, base, offsets, values)?;
+            }
         }
         Ok(())
     }
 
-    /// The blocks of one collection, in object index order.
-    fn gather_collection(
+    /// The blocks of one collection, in object index order (`SL`: its lengths' size, 0
+    /// when read at run time).
+    fn gather_collection<const SL: usize>(
         &self,
         c: &Collection<'_>,
         blocks: &[Block],
@@ -322,7 +327,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     continue;
                 }
                 idx += 1;
-                let o = match c.object_at(next, idx) {
+                let o = match c.object_at_sl::<SL>(next, idx) {
                     Some(o) if o.1 >= len => o,
                     _ => self.object_by_table(c, i, idx, len)?,
                 };
