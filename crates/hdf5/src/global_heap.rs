@@ -139,11 +139,6 @@ impl<'a> Collection<'a> {
     /// Offset of the first object header.
     pub const FIRST: usize = 16;
 
-    /// The collection's address (its key among the cells' references).
-    pub fn addr(&self) -> u64 {
-        self.addr
-    }
-
     /// Walk the object headers forward from `p` to object `idx` (≠ 0): `(data start, size,
     /// next header)`, or `None` when the walk meets a higher index, the free space (index
     /// 0), a size past the collection or its end first. Writers append objects with rising
