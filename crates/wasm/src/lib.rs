@@ -17,6 +17,9 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct DecodedBatch {
     batch: Batch,
+    /// Give the byte buffers back for the next read's output when freed (HDF5 reads, the
+    /// ones that take recycled buffers; see `arrowsmith_core::recycle`).
+    recycle: bool,
 }
 
 #[wasm_bindgen]
@@ -42,16 +45,23 @@ impl DecodedBatch {
     }
 }
 
-/// Freed once JS has copied the buffers out: byte buffers go back for the next read's
-/// output (see `arrowsmith_core::recycle`).
+/// Freed once JS has copied the buffers out: an HDF5 batch's byte buffers go back for the
+/// next read's output (see `arrowsmith_core::recycle`).
 impl Drop for DecodedBatch {
     fn drop(&mut self) {
-        arrowsmith_core::recycle::give_back_columns(&mut self.batch.columns);
+        if self.recycle {
+            arrowsmith_core::recycle::give_back_columns(&mut self.batch.columns);
+        }
     }
 }
 
 fn batch(b: Batch) -> DecodedBatch {
-    DecodedBatch { batch: b }
+    DecodedBatch { batch: b, recycle: false }
+}
+
+/// A batch of an HDF5 read, whose byte buffers are recycled.
+fn hdf5_batch(b: Batch) -> DecodedBatch {
+    DecodedBatch { batch: b, recycle: true }
 }
 
 fn js_error(e: DecodeError) -> JsValue {
@@ -349,7 +359,7 @@ impl Hdf5Reader {
     /// Rows `start..start+count` of a dataset (all rows when count is absent).
     pub fn read(&self, path: &str, start: f64, count: Option<f64>) -> Result<DecodedBatch, JsValue> {
         let f = self.file()?;
-        f.read(&self.cache, path, start as u64, count.map(|c| c as u64)).map(batch).map_err(js_error)
+        f.read(&self.cache, path, start as u64, count.map(|c| c as u64)).map(hdf5_batch).map_err(js_error)
     }
 
     /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
@@ -358,7 +368,7 @@ impl Hdf5Reader {
     pub fn read_from(&mut self, path: &str, start: f64, count: Option<f64>, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
         let f = self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
         let count = count.map(|c| c as u64);
-        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, path, start as u64, count)).map(batch).map_err(js_error)
+        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, path, start as u64, count)).map(hdf5_batch).map_err(js_error)
     }
 }
 
