@@ -30,9 +30,13 @@ pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
     decode(data, expected, true, offset)
 }
 
+/// Room past the expected size: zune's fast loop wants ~300 bytes of slack ahead of its
+/// output and grows its buffer by 4 KiB (a realloc of the whole chunk) when it lacks it.
+const ROOM: usize = 4096 + 512;
+
 fn decode(data: &[u8], expected: usize, checksum: bool, offset: u64) -> Result<Vec<u8>> {
     let options = DeflateOptions::default()
-        .set_size_hint(expected)
+        .set_size_hint(expected.saturating_add(ROOM))
         .set_limit(expected)
         .set_confirm_checksum(checksum);
     DeflateDecoder::new_with_options(data, options)
