@@ -34,4 +34,19 @@ describe('memory stays flat across calls', () => {
     for (let i = 0; i < 2000; i++) await cycle();
     expect(w.memory.buffer.byteLength).toBe(before);
   });
+
+  it('HDF5: 2,000 reads of datasets over 64 KiB, whose output buffers are recycled', { timeout: 120_000 }, async () => {
+    const { data, json } = fixturePairs('hdf5', '.h5').find((f) => f.name === 'vl_big.h5')!;
+    const paths = Object.keys(json.datasets);
+    const f = await Hdf5File.openWith(w, data);
+    const cycle = async (i: number) => {
+      const p = paths[i % paths.length]!;
+      expect((await f.read(p)).numRows).toBe(json.datasets[p].shape[0]);
+    };
+    for (let i = 0; i < 50; i++) await cycle(i);
+    const before = w.memory.buffer.byteLength;
+    for (let i = 0; i < 2000; i++) await cycle(i);
+    expect(w.memory.buffer.byteLength).toBe(before);
+    f.close();
+  });
 });
