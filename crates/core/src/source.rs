@@ -235,6 +235,18 @@ impl<'a> HostSource<'a> {
         None
     }
 
+    /// Copy the file's `n` bytes at `offset` from the host into `room` (`n + 7` long),
+    /// within the fetch budget, starting where `room` shares the offset's alignment mod 8:
+    /// a host copying out of a SharedArrayBuffer (pool workers) then gets V8's word-wise
+    /// copy, not its byte-wise one for mismatched alignments (~8x slower). Returns that
+    /// start; `None` past the budget or when the host could not copy.
+    fn fetch_aligned(&self, offset: u64, n: usize, room: &mut [MaybeUninit<u8>]) -> Option<usize> {
+        let left = self.budget.get().checked_sub(n as u64)?;
+        self.budget.set(left);
+        let skip = (offset as usize).wrapping_sub(room.as_ptr() as usize) & 7;
+        (self.fetch)(offset, &mut room[skip..skip + n]).then_some(skip)
+    }
+
     /// Bytes copied from the host so far (tests and benchmarks check what a read transfers).
     pub fn fetched_bytes(&self) -> u64 {
         self.fetched.borrow().iter().map(|(_, b)| b.len() as u64).sum::<u64>() + self.once.get()
@@ -270,20 +282,10 @@ impl<'a> ByteSource for HostSource<'a> {
         // Small reads (header fields) get a window; larger ones (page bodies) a tail.
         let want = if len <= FETCH_MIN { FETCH_MIN } else { len.saturating_add(FETCH_TAIL) } as u64;
         let n = want.min(self.size() - offset) as usize;
-        let Some(left) = self.budget.get().checked_sub(n as u64) else {
-            return None;
-        };
-        self.budget.set(left);
-        // The buffer starts at the file offset's alignment mod 8: a host copying out of a
-        // SharedArrayBuffer (pool workers) then gets V8's word-wise copy, not its byte-wise
-        // one for mismatched alignments (~8x slower).
         let room: &'a mut [MaybeUninit<u8>] = self.arena.alloc_slice_fill_with(n + 7, |_| MaybeUninit::uninit());
-        let skip = (offset as usize).wrapping_sub(room.as_ptr() as usize) & 7;
-        let buf = &mut room[skip..skip + n];
-        if !(self.fetch)(offset, buf) {
-            return None;
-        }
-        // SAFETY: `fetch` returned true, which by its contract means it wrote every byte of
+        let skip = self.fetch_aligned(offset, n, room)?;
+        let buf = &room[skip..skip + n];
+        // SAFETY: the fetch succeeded, which by its contract means it wrote every byte of
         // `buf`; `MaybeUninit<u8>` and `u8` have the same layout.
         let buf: &'a [u8] = unsafe { &*(buf as *const [MaybeUninit<u8>] as *const [u8]) };
         fetched.push((offset, buf));
@@ -308,22 +310,15 @@ impl<'a> ByteSource for HostSource<'a> {
         if let Some(b) = self.loaded(offset, len) {
             return Ok(b);
         }
-        let missing = || DecodeError::need_bytes(format, offset, len as u64);
-        let left = self.budget.get().checked_sub(len as u64).ok_or_else(missing)?;
-        self.budget.set(left);
-        // Start at the offset's alignment mod 8, as `get` does for its buffers.
         if scratch.len() < len + 7 {
             scratch.resize(len + 7, 0);
         }
-        let skip = (offset as usize).wrapping_sub(scratch.as_ptr() as usize) & 7;
-        let buf = &mut scratch[skip..skip + len];
+        let room = &mut scratch[..len + 7];
         // SAFETY: `fetch` only writes initialised bytes (its contract: it copies the file's
         // bytes), so viewing these initialised bytes as `MaybeUninit<u8>` (same layout)
         // cannot leave any of them uninitialised.
-        let dst = unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) };
-        if !(self.fetch)(offset, dst) {
-            return Err(missing());
-        }
+        let room = unsafe { &mut *(room as *mut [u8] as *mut [MaybeUninit<u8>]) };
+        let skip = self.fetch_aligned(offset, len, room).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))?;
         self.once.set(self.once.get() + len as u64);
         Ok(&scratch[skip..skip + len])
     }
