@@ -1,62 +1,54 @@
-//! Deflate (zlib stream) of one chunk, bounded by the chunk's unfiltered size.
-//!
-//! `zune-inflate` rather than `zlib-rs` or `miniz_oxide`: on the benchmark chunks (h5py's
-//! gzip 4 + shuffle over VL cell headers) it inflates ~1.3x faster than zlib-rs in wasm, SIMD
-//! and scalar builds alike, in safe Rust. Its output limit is checked per match, so a stream
-//! that would decode to more than the chunk's size stops there with an error instead of
-//! growing a buffer; the adler-32 trailer is verified.
+//! Deflate (zlib stream, RFC 1950) of one chunk, bounded by the chunk's unfiltered size:
+//! the header checked, the body inflated straight into the chunk (`inflate.rs`), the
+//! adler-32 trailer verified.
 
 use arrowsmith_core::{ErrorCode, Result};
-use zune_inflate::{DeflateDecoder, DeflateOptions};
 
+use super::inflate::inflate as inflate_raw;
 use crate::io::err;
 
 /// Inflate a zlib stream expected to hold `expected` bytes (more is an error; fewer are
 /// returned as they are, for the caller to judge).
 pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
-    // With SIMD128 zune checks the adler-32 itself, fast. Without, its check is a
-    // byte-serial loop (~11 % of a gzip VL read): the output's sum is taken 32 bytes at a
-    // time here (`adler32.rs`) and compared with the stream's last four bytes. A stream
-    // with bytes after its trailer (which zlib readers accept) or a real mismatch is
-    // decoded again with zune's check, which finds the trailer where the stream ends and
-    // gives the verdict.
-    if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
-        return decode(data, expected, true, offset);
-    }
-    let out = decode(data, expected, false, offset)?;
-    let trailer = data.len().checked_sub(4).map(|t| u32::from_be_bytes(data[t..].try_into().unwrap()));
-    if trailer == Some(super::adler32::adler32(&out)) {
-        return Ok(out);
-    }
-    decode(data, expected, true, offset)
+    let mut v = vec![0; expected];
+    let n = inflate_into(data, &mut v, offset)?;
+    v.truncate(n);
+    Ok(v)
 }
 
-/// Room past the expected size: zune's fast loop wants ~300 bytes of slack ahead of its
-/// output and grows its buffer by 4 KiB (a realloc of the whole chunk) when it lacks it.
-const ROOM: usize = 4096 + 512;
-
-fn decode(data: &[u8], expected: usize, checksum: bool, offset: u64) -> Result<Vec<u8>> {
-    let options = DeflateOptions::default()
-        .set_size_hint(expected.saturating_add(ROOM))
-        .set_limit(expected)
-        .set_confirm_checksum(checksum);
-    DeflateDecoder::new_with_options(data, options)
-        .decode_zlib()
-        .map_err(|e| {
-            err(
-                offset,
-                ErrorCode::Compression,
-                format!("deflate chunk: {:?}", e.error),
-            )
-        })
-}
-
-/// Inflate into `out` (the chunk's expected size); returns the bytes produced. One copy:
-/// `zune-inflate` only writes into a buffer of its own.
+/// Inflate into `out` (the chunk's expected size); returns the bytes produced.
 pub fn inflate_into(data: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
-    let v = inflate(data, out.len(), offset)?;
-    out[..v.len()].copy_from_slice(&v);
-    Ok(v.len())
+    let bad = |what: &str| err(offset, ErrorCode::Compression, format!("deflate chunk: {what}"));
+    let (cmf, flg) = match data {
+        [c, f, ..] => (*c as u32, *f as u32),
+        _ => return Err(bad("shorter than a zlib header")),
+    };
+    if cmf & 0x0f != 8 || cmf >> 4 > 7 || (cmf << 8 | flg) % 31 != 0 {
+        return Err(bad(&format!("not a zlib stream (header {cmf:02x} {flg:02x})")));
+    }
+    if flg & 0x20 != 0 {
+        return Err(bad("zlib stream needs a preset dictionary"));
+    }
+    let (n, used) = inflate_raw(&data[2..], out).map_err(|b| bad(&format!("{} (stream byte {})", b.what, b.at + 2)))?;
+    let Some(trailer) = data.get(2 + used..2 + used + 4) else {
+        return Err(bad("adler-32 trailer missing"));
+    };
+    let stored = u32::from_be_bytes(trailer.try_into().unwrap());
+    let sum = adler32(&out[..n]);
+    if stored != sum {
+        return Err(bad(&format!("adler-32 mismatch (stored {stored:#010x}, computed {sum:#010x})")));
+    }
+    Ok(n)
+}
+
+/// Without SIMD128, `simd-adler32` falls back to a byte-serial loop; `adler32.rs` takes 32
+/// bytes a step.
+fn adler32(data: &[u8]) -> u32 {
+    if cfg!(all(target_arch = "wasm32", not(target_feature = "simd128"))) {
+        super::adler32::adler32(data)
+    } else {
+        simd_adler32::adler32(&data)
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,8 @@
 
 mod adler32;
 mod deflate;
+mod huffman;
+pub mod inflate;
 mod lzf;
 mod shuffle;
 
