@@ -84,12 +84,15 @@ mod tests {
 
 /// Eight bytes at a time as `u64` (also on wasm32, where `usize` words are four bytes).
 pub fn is_ascii(bytes: &[u8]) -> bool {
-    let mut words = bytes.chunks_exact(16);
-    let mut acc = 0u64;
-    for w in &mut words {
-        acc |= u64::from_le_bytes(w[..8].try_into().unwrap()) | u64::from_le_bytes(w[8..].try_into().unwrap());
+    // 32 bytes a step into two accumulators: the loop's own work is a quarter of a step.
+    let mut words = bytes.chunks_exact(32);
+    let (mut a, mut b) = (0u64, 0u64);
+    let w = |s: &[u8]| u64::from_le_bytes(s.try_into().unwrap());
+    for c in &mut words {
+        a |= w(&c[..8]) | w(&c[8..16]);
+        b |= w(&c[16..24]) | w(&c[24..]);
     }
-    acc & 0x8080_8080_8080_8080 == 0 && words.remainder().iter().all(|&b| b < 0x80)
+    (a | b) & 0x8080_8080_8080_8080 == 0 && words.remainder().iter().all(|&b| b < 0x80)
 }
 
 /// Reverse the bit order inside every byte, eight bytes per step (three masked swaps:
