@@ -14,6 +14,17 @@ pub const EXC: u32 = 1 << 13;
 pub const SUB: u32 = 1 << 14;
 pub const BAD: u32 = 1 << 15;
 
+/// The value an entry decodes to: its base plus its extra bits (taken from `buf`, which
+/// still holds the entry's code). `wrapping_*` shifts take their count mod 64, which is
+/// what wasm and x86 shifts do anyway: the bits to consume are the entry's low six bits and
+/// the code length is bits 8..12 with bits 12..14 clear in a length or distance entry, so
+/// neither needs masking.
+#[inline(always)]
+pub fn value(e: u32, buf: u64) -> usize {
+    let extra = (buf & !u64::MAX.wrapping_shl(e)).wrapping_shr(e >> 8);
+    (e >> 16) as usize + extra as usize
+}
+
 /// A table: `1 << B` main entries, then subtables of `1 << (longest - B)` entries, one per
 /// prefix of the codes longer than `B`; `N` (a power of two, so a masked index needs no
 /// bounds check) bounds both. There are at most 288 literal/length codes (11 main bits,

@@ -14,7 +14,9 @@
 
 use std::cell::Cell;
 
-use super::huffman::{Table, BAD, EXC, LIT, SUB};
+use super::bits::Bits;
+use super::huffman::{value, Table, BAD, EXC, LIT};
+use super::inflate_fast::{Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
 
 /// A malformed stream: what was wrong and the byte of the stream where it was found.
 #[derive(Debug, PartialEq, Eq)]
@@ -45,22 +47,8 @@ thread_local! {
     static SPARE: Cell<Option<Box<Tables>>> = const { Cell::new(None) };
 }
 
-/// What a fast step ended with.
-const GO: u32 = 0;
-const EOB: u32 = 1;
-const INVALID_LIT: u32 = 2;
-const INVALID_DIST: u32 = 3;
-const TOO_FAR: u32 = 4;
-
-const LIT_BITS: u32 = 11;
-const DIST_BITS: u32 = 8;
-/// Longest match and the most a fast-loop step writes past its end (a 16-byte block copy)
-/// plus two literals before it.
-const MAX_MATCH: usize = 258;
-const FAST_OUT: usize = 2 + MAX_MATCH + 16;
-/// Input a fast-loop step may read: refills that load 8 bytes and advance up to 7, two of
-/// them after the check.
-const FAST_IN: usize = 24;
+pub const LIT_BITS: u32 = 11;
+pub const DIST_BITS: u32 = 8;
 
 const LEN_BASE: [u16; 29] = [
     3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
@@ -90,94 +78,8 @@ fn dist_entry(sym: usize) -> (u32, u32) {
     }
 }
 
-/// The value an entry decodes to: its base plus its extra bits (taken from `buf`, which
-/// still holds the entry's code). `wrapping_*` shifts take their count mod 64, which is
-/// what wasm and x86 shifts do anyway: the bits to consume are the entry's low six bits and
-/// the code length is bits 8..12 with bits 12..14 clear in a length or distance entry, so
-/// neither needs masking.
-#[inline(always)]
-fn value(e: u32, buf: u64) -> usize {
-    let extra = (buf & !u64::MAX.wrapping_shl(e)).wrapping_shr(e >> 8);
-    (e >> 16) as usize + extra as usize
-}
-
-/// LSB-first bit buffer over the stream. Past the end it reads zeros; whether the stream
-/// really took those bits is checked where it ends.
-#[derive(Clone, Copy)]
-struct Bits<'a> {
-    src: &'a [u8],
-    /// Next byte to load.
-    pos: usize,
-    buf: u64,
-    /// Valid bits in `buf`.
-    n: u32,
-}
-
-impl Bits<'_> {
-    /// Top up to 56..63 bits from eight bytes at once; needs `pos + 8 <= src.len()` (the
-    /// fast loop's room check leaves that).
-    #[inline(always)]
-    fn refill_fast(&mut self) {
-        let w = u64::from_le_bytes(self.src[self.pos..self.pos + 8].try_into().unwrap());
-        self.buf |= w << self.n;
-        self.pos += ((63 - self.n) >> 3) as usize;
-        self.n |= 56;
-    }
-
-    /// Top up to at least 56 bits, byte by byte near the end. More than eight bytes of
-    /// zeros past the end means the stream is truncated (the buffer holds at most eight).
-    #[inline(always)]
-    fn refill(&mut self) -> Result<(), &'static str> {
-        if self.pos + 8 <= self.src.len() {
-            self.refill_fast();
-            return Ok(());
-        }
-        self.refill_slow()
-    }
-
-    #[inline(never)]
-    fn refill_slow(&mut self) -> Result<(), &'static str> {
-        if self.pos >= self.src.len() + 8 {
-            return Err("stream truncated");
-        }
-        while self.n <= 56 {
-            let b = self.src.get(self.pos).copied().unwrap_or(0);
-            self.buf |= (b as u64) << self.n;
-            self.pos += 1;
-            self.n += 8;
-        }
-        Ok(())
-    }
-
-    /// Take `k` (≤ 32) bits; the caller made sure they are there.
-    #[inline(always)]
-    fn take(&mut self, k: u32) -> u32 {
-        let v = (self.buf & !(u64::MAX << k)) as u32;
-        self.drop(k);
-        v
-    }
-
-    #[inline(always)]
-    fn drop(&mut self, k: u32) {
-        self.buf >>= k;
-        self.n -= k;
-    }
-
-    /// Drop the bits a table entry consumes (its low byte; shifts take the count mod 64
-    /// and the byte's top bits are clear).
-    #[inline(always)]
-    fn consume(&mut self, e: u32) {
-        self.buf = self.buf.wrapping_shr(e);
-        self.n -= e & 0xff;
-    }
-
-    fn consumed_bits(&self) -> usize {
-        self.pos * 8 - self.n as usize
-    }
-}
-
-const LIT_SIZE: usize = 8192;
-const DIST_SIZE: usize = 4096;
+pub const LIT_SIZE: usize = 8192;
+pub const DIST_SIZE: usize = 4096;
 
 struct Inflater<'a, 'o> {
     bits: Bits<'a>,
@@ -427,141 +329,6 @@ impl<'a, 'o> Inflater<'a, 'o> {
                 self.out[i] = self.out[i - back];
             }
             self.at += len;
-        }
-    }
-}
-
-const LIT_MASK: usize = (1 << LIT_BITS) - 1;
-const DIST_MASK: usize = (1 << DIST_BITS) - 1;
-
-/// The fast loop's state in locals: the bit buffer, the output position and the next
-/// literal/length entry, looked up ahead so its load overlaps the step before.
-struct Fast<'a, 'x> {
-    b: Bits<'a>,
-    out: &'x mut [u8],
-    lit: &'x [u32; LIT_SIZE],
-    dist: &'x [u32; DIST_SIZE],
-    at: usize,
-    e: u32,
-}
-
-impl Fast<'_, '_> {
-    #[inline(always)]
-    fn room(&self) -> bool {
-        self.b.pos + FAST_IN <= self.b.src.len() && self.at + FAST_OUT <= self.out.len()
-    }
-
-    /// Up to three literals, or up to two and a match, or the end of the block. Starts
-    /// with 56+ bits and `e` looked up; leaves the same for the next step.
-    #[inline(always)]
-    fn step(&mut self) -> u32 {
-        let mut e = self.e;
-        let mut saved = self.b.buf;
-        self.b.consume(e);
-        if e & LIT != 0 {
-            // Two more literals fit in the 56 bits: three main-table codes (11 bits each)
-            // and a length code with its extra bits.
-            for _ in 0..2 {
-                let l = (e >> 16) as u8;
-                e = self.lit[self.b.buf as usize & LIT_MASK];
-                saved = self.b.buf;
-                self.b.consume(e);
-                self.out[self.at] = l;
-                self.at += 1;
-                if e & LIT == 0 {
-                    break;
-                }
-            }
-            if e & LIT != 0 {
-                // A third: written with the next step's entry looked up.
-                let l = (e >> 16) as u8;
-                self.e = self.lit[self.b.buf as usize & LIT_MASK];
-                self.b.refill_fast();
-                self.out[self.at] = l;
-                self.at += 1;
-                return GO;
-            }
-        }
-        if e & (SUB | EXC) != 0 {
-            if e & SUB != 0 {
-                e = sub(self.lit, e, self.b.buf);
-                saved = self.b.buf;
-                self.b.consume(e);
-                if e & LIT != 0 {
-                    self.out[self.at] = (e >> 16) as u8;
-                    self.at += 1;
-                    self.b.refill_fast();
-                    self.e = self.lit[self.b.buf as usize & LIT_MASK];
-                    return GO;
-                }
-            }
-            if e & EXC != 0 {
-                return if e & BAD != 0 { INVALID_LIT } else { EOB };
-            }
-        }
-        let len = value(e, saved);
-        // The distance's main entry needs 8 of the bits left. Its code and extra bits take
-        // up to 28, and 11 more let the next step's entry be looked up before the refill
-        // (the bits it reads are there already): below 39 bits, refill first.
-        let mut d = self.dist[self.b.buf as usize & DIST_MASK];
-        if self.b.n < 39 {
-            self.b.refill_fast();
-        }
-        if d & (SUB | EXC) != 0 {
-            if d & SUB != 0 {
-                self.b.consume(DIST_BITS);
-                d = sub(self.dist, d, self.b.buf);
-            }
-            if d & EXC != 0 {
-                return INVALID_DIST;
-            }
-        }
-        let saved = self.b.buf;
-        self.b.consume(d);
-        let back = value(d, saved);
-        if back > self.at {
-            return TOO_FAR;
-        }
-        self.e = self.lit[self.b.buf as usize & LIT_MASK];
-        self.b.refill_fast();
-        copy_match(self.out, self.at, back, len);
-        self.at += len;
-        GO
-    }
-}
-
-/// The subtable entry pointer `e` leads to, for `buf` past the main table's bits.
-#[inline(always)]
-fn sub<const N: usize>(t: &[u32; N], e: u32, buf: u64) -> u32 {
-    let mask = (1usize << ((e >> 8) & 0xf)) - 1;
-    t[((e >> 16) as usize + (buf as usize & mask)) & (N - 1)]
-}
-
-/// Copy a match of `len` bytes from `dist` back, in the fast loop: `out` has 16 bytes of
-/// room past the match, so whole blocks are copied and the overshoot is overwritten later.
-#[inline(always)]
-fn copy_match(out: &mut [u8], at: usize, dist: usize, len: usize) {
-    let from = at - dist;
-    if dist >= 16 {
-        // Each block reads bytes already written (16 or more back).
-        out.copy_within(from..from + 16, at);
-        let mut k = 16;
-        while k < len {
-            out.copy_within(from + k..from + k + 16, at + k);
-            k += 16;
-        }
-    } else if dist >= 8 {
-        let mut k = 0;
-        while k < len {
-            out.copy_within(from + k..from + k + 8, at + k);
-            k += 8;
-        }
-    } else if dist == 1 {
-        let b = out[from];
-        out[at..at + len].fill(b);
-    } else {
-        for i in at..at + len {
-            out[i] = out[i - dist];
         }
     }
 }

@@ -2,9 +2,11 @@
 //! clear `Unsupported` error naming it.
 
 mod adler32;
+mod bits;
 mod deflate;
 mod huffman;
 pub mod inflate;
+mod inflate_fast;
 mod lzf;
 mod shuffle;
 
