@@ -1,13 +1,15 @@
 //! Canonical Huffman decode tables for inflate (RFC 1951 §3.2.2), libdeflate-style: one
-//! lookup of the stream's next `bits` bits gives a packed entry that says what the code
-//! decodes to and how many bits to consume, extra bits included, so a length or distance
-//! costs one lookup and one shift. Codes longer than the main table's bits go through a subtable.
+//! lookup of the stream's next bits gives a packed entry that says what the code decodes
+//! to and how many bits to consume, extra bits included, so a length or distance costs
+//! one lookup and one shift. Codes longer than the main table's bits go through a
+//! subtable.
 
 /// Entry layout: bits 0..8 the bits to consume (code length plus extra bits), bits 8..12
 /// the code length (where the extra bits start) or, for a subtable pointer, the
-/// subtable's index bits (a pointer consumes the main table's bits; its subtable's entries
-/// count the code's bits after those); bits 16..32 the value (literal byte, length or distance base,
-/// subtable start); bits 12..16 the flags below. No flag: a length or a distance.
+/// subtable's index bits (a pointer consumes the main table's bits; its subtable's
+/// entries count the code's bits after those); bits 16..32 the value (literal byte, length
+/// or distance base, subtable start); bits 12..16 the flags below. No flag: a length or a
+/// distance.
 pub const LIT: u32 = 1 << 12;
 /// End of block, or an invalid code (with [`BAD`]).
 pub const EXC: u32 = 1 << 13;
@@ -23,6 +25,14 @@ pub const BAD: u32 = 1 << 15;
 pub fn value(e: u32, buf: u64) -> usize {
     let extra = (buf & !u64::MAX.wrapping_shl(e)).wrapping_shr(e >> 8);
     (e >> 16) as usize + extra as usize
+}
+
+/// The subtable entry that pointer `e` leads to in table `t`, for `buf` with the main
+/// table's bits already dropped.
+#[inline(always)]
+pub fn sub<const N: usize>(t: &[u32; N], e: u32, buf: u64) -> u32 {
+    let mask = (1usize << ((e >> 8) & 0xf)) - 1;
+    t[((e >> 16) as usize + (buf as usize & mask)) & (N - 1)]
 }
 
 /// A table: `1 << B` main entries, then subtables of `1 << (longest - B)` entries, one per
@@ -52,19 +62,11 @@ impl<const B: u32, const N: usize> Table<B, N> {
         if e & SUB == 0 {
             return (e, 0);
         }
-        (self.sub(e, buf >> B), B)
+        (sub(&self.e, e, buf >> B), B)
     }
 
-    /// The subtable entry that pointer `e` leads to, for `buf` with the main table's `B`
-    /// bits already dropped.
-    #[inline(always)]
-    pub fn sub(&self, e: u32, buf: u64) -> u32 {
-        let mask = (1usize << ((e >> 8) & 0xf)) - 1;
-        self.e[((e >> 16) as usize + (buf as usize & mask)) & (N - 1)]
-    }
-
-    /// Build from code lengths (0 = unused symbol), over whatever an earlier build left. `entry(sym)` gives a symbol's value
-    /// with its flags, and its extra bits. Over-subscribed lengths are an error, and so are
+    /// Build from code lengths (0 = unused symbol), over whatever an earlier build left.
+    /// `entry(sym)` gives a symbol's value with its flags, and its extra bits. Over-subscribed lengths are an error, and so are
     /// incomplete ones, except (as zlib has it) no code at all, a table of invalid entries,
     /// and, when `lone` allows it, a single 1-bit code (one distance, say).
     pub fn build(&mut self, lens: &[u8], lone: bool, entry: impl Fn(usize) -> (u32, u32)) -> Result<(), &'static str> {

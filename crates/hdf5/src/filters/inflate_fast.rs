@@ -3,7 +3,7 @@
 //! while the input has [`FAST_IN`] bytes and the output [`FAST_OUT`] bytes of room.
 
 use super::bits::Bits;
-use super::huffman::{value, BAD, EXC, LIT, SUB};
+use super::huffman::{sub, value, BAD, EXC, LIT, SUB};
 use super::inflate::{DIST_BITS, DIST_SIZE, LIT_BITS, LIT_SIZE};
 
 /// What a fast step ended with.
@@ -118,13 +118,6 @@ impl Fast<'_, '_> {
         self.at += len;
         GO
     }
-}
-
-/// The subtable entry pointer `e` leads to, for `buf` past the main table's bits.
-#[inline(always)]
-fn sub<const N: usize>(t: &[u32; N], e: u32, buf: u64) -> u32 {
-    let mask = (1usize << ((e >> 8) & 0xf)) - 1;
-    t[((e >> 16) as usize + (buf as usize & mask)) & (N - 1)]
 }
 
 /// Copy a match of `len` bytes from `dist` back, in the fast loop: `out` has 16 bytes of
