@@ -36,7 +36,7 @@ impl Bits<'_> {
     }
 
     #[inline(never)]
-    pub fn refill_slow(&mut self) -> Result<(), &'static str> {
+    fn refill_slow(&mut self) -> Result<(), &'static str> {
         if self.pos >= self.src.len() + 8 {
             return Err("stream truncated");
         }
@@ -63,8 +63,8 @@ impl Bits<'_> {
         self.n -= k;
     }
 
-    /// Drop the bits a table entry consumes (its low byte; shifts take the count mod 64
-    /// and the byte's top bits are clear).
+    /// Drop the bits a table entry consumes: its low byte (the shift takes the count mod
+    /// 64, and the byte's top bits are clear).
     #[inline(always)]
     pub fn consume(&mut self, e: u32) {
         self.buf = self.buf.wrapping_shr(e);

@@ -8,9 +8,10 @@ use super::inflate::inflate as inflate_raw;
 use crate::io::err;
 
 /// Inflate a zlib stream expected to hold `expected` bytes (more is an error; fewer are
-/// returned as they are, for the caller to judge).
+/// returned as they are, for the caller to judge). The buffer may be a recycled one: the
+/// bytes past what the stream writes are cut off, so it needs no zero fill.
 pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
-    let mut v = vec![0; expected];
+    let mut v = arrowsmith_core::recycle::bytes_to_overwrite(expected);
     let n = inflate_into(data, &mut v, offset)?;
     v.truncate(n);
     Ok(v)

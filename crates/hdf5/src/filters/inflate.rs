@@ -16,7 +16,7 @@ use std::cell::Cell;
 
 use super::bits::Bits;
 use super::huffman::{value, Table, BAD, EXC, LIT};
-use super::inflate_fast::{Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
+use super::inflate_fast::{copy_bytewise, Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
 
 /// A malformed stream: what was wrong and the byte of the stream where it was found.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,70 +87,49 @@ struct Inflater<'a, 'o> {
     /// Bytes written.
     at: usize,
     t: Box<Tables>,
-    /// The current block is the stream's last; no block follows.
-    last: bool,
-    ended: bool,
 }
+
+/// The error for a stream that would write past the chunk.
+const TOO_LONG: &str = "stream decodes to more than the chunk's size";
 
 impl<'a, 'o> Inflater<'a, 'o> {
     fn new(src: &'a [u8], out: &'o mut [u8], t: Box<Tables>) -> Self {
-        Inflater {
-            bits: Bits { src, pos: 0, buf: 0, n: 0 },
-            out,
-            at: 0,
-            t,
-            last: false,
-            ended: false,
-        }
+        Inflater { bits: Bits { src, pos: 0, buf: 0, n: 0 }, out, at: 0, t }
     }
 
+    /// Every block, up to the one marked last.
     fn run(&mut self) -> Result<(usize, usize), Bad> {
-        while self.next_block()? {
-            self.finish_block()?;
+        loop {
+            self.bits.refill().map_err(|w| self.bad(w))?;
+            let last = self.bits.take(1) == 1;
+            match self.bits.take(2) {
+                0 => self.stored()?,
+                1 => {
+                    self.fixed();
+                    self.huffman_block()?;
+                }
+                2 => {
+                    self.dynamic()?;
+                    self.huffman_block()?;
+                }
+                _ => return Err(self.bad("reserved block type 3")),
+            }
+            if last {
+                return self.end();
+            }
         }
-        self.end()
     }
 
     fn bad(&self, what: &'static str) -> Bad {
         Bad { what, at: self.bits.consumed_bits() / 8 }
     }
 
-    /// Read block headers (copying stored blocks) up to a Huffman-coded block, its tables
-    /// built: true, or the end of the stream: false.
-    fn next_block(&mut self) -> Result<bool, Bad> {
-        while !self.ended {
-            self.bits.refill().map_err(|w| self.bad(w))?;
-            self.last = self.bits.take(1) == 1;
-            match self.bits.take(2) {
-                0 => {
-                    self.stored()?;
-                    self.ended = self.last;
-                }
-                1 => {
-                    self.fixed();
-                    return Ok(true);
-                }
-                2 => {
-                    self.dynamic()?;
-                    return Ok(true);
-                }
-                _ => return Err(self.bad("reserved block type 3")),
-            }
+    /// The symbols of a Huffman-coded block, its tables built.
+    fn huffman_block(&mut self) -> Result<(), Bad> {
+        if self.fast()? {
+            return Ok(());
         }
-        Ok(false)
-    }
-
-    fn block_done(&mut self) {
-        self.ended = self.last;
-    }
-
-    /// Decode the rest of the current Huffman block.
-    fn finish_block(&mut self) -> Result<(), Bad> {
-        if !self.fast()? {
-            self.careful()?;
-        }
-        self.block_done();
-        Ok(())
+        self.careful()
     }
 
     /// After the last block: the stream must not have taken bits past its end.
@@ -181,7 +160,7 @@ impl<'a, 'o> Inflater<'a, 'o> {
             return Err(Bad { what: "stored block runs past the stream", at: start });
         };
         let Some(dst) = self.out.get_mut(self.at..self.at + len) else {
-            return Err(self.bad("stream decodes to more than the chunk's size"));
+            return Err(self.bad(TOO_LONG));
         };
         dst.copy_from_slice(data);
         self.at += len;
@@ -287,7 +266,7 @@ impl<'a, 'o> Inflater<'a, 'o> {
     }
 
     /// Symbol by symbol, with exact bounds on the output and refills that may read past
-    /// the input (zeros, checked by the caller).
+    /// the input (zeros; [`Self::end`] checks the stream did not need them).
     fn careful(&mut self) -> Result<(), Bad> {
         loop {
             self.bits.refill().map_err(|w| self.bad(w))?;
@@ -295,22 +274,22 @@ impl<'a, 'o> Inflater<'a, 'o> {
             self.bits.drop(pre);
             if e & LIT != 0 {
                 if self.at == self.out.len() {
-                    return Err(self.bad("stream decodes to more than the chunk's size"));
+                    return Err(self.bad(TOO_LONG));
                 }
                 self.out[self.at] = (e >> 16) as u8;
                 self.at += 1;
-                self.bits.drop(e & 0xff);
+                self.bits.consume(e);
                 continue;
             }
             if e & EXC != 0 {
                 if e & BAD != 0 {
                     return Err(self.bad("invalid literal/length code"));
                 }
-                self.bits.drop(e & 0xff);
+                self.bits.consume(e);
                 return Ok(());
             }
             let len = value(e, self.bits.buf);
-            self.bits.drop(e & 0xff);
+            self.bits.consume(e);
             self.bits.refill().map_err(|w| self.bad(w))?;
             let (d, pre) = self.t.dist.lookup(self.bits.buf);
             self.bits.drop(pre);
@@ -318,16 +297,14 @@ impl<'a, 'o> Inflater<'a, 'o> {
                 return Err(self.bad("invalid distance code"));
             }
             let back = value(d, self.bits.buf);
-            self.bits.drop(d & 0xff);
+            self.bits.consume(d);
             if back > self.at {
                 return Err(self.bad("distance past the start of the output"));
             }
             if len > self.out.len() - self.at {
-                return Err(self.bad("stream decodes to more than the chunk's size"));
+                return Err(self.bad(TOO_LONG));
             }
-            for i in self.at..self.at + len {
-                self.out[i] = self.out[i - back];
-            }
+            copy_bytewise(self.out, self.at, back, len);
             self.at += len;
         }
     }

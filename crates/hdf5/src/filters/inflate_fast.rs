@@ -143,8 +143,15 @@ fn copy_match(out: &mut [u8], at: usize, dist: usize, len: usize) {
         let b = out[from];
         out[at..at + len].fill(b);
     } else {
-        for i in at..at + len {
-            out[i] = out[i - dist];
-        }
+        copy_bytewise(out, at, dist, len);
+    }
+}
+
+/// Copy a match byte by byte: right for any distance, since each byte read was written
+/// before (the exact copy of the careful loop, and short distances here).
+#[inline(always)]
+pub fn copy_bytewise(out: &mut [u8], at: usize, dist: usize, len: usize) {
+    for i in at..at + len {
+        out[i] = out[i - dist];
     }
 }

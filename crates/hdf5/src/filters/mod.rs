@@ -107,6 +107,8 @@ pub fn apply_into(
                 let inflated = deflate::inflate(&buf, out.len(), offset)?;
                 if inflated.len() == out.len() {
                     shuffle::unshuffle_into(&inflated, shuffle_size(last), out);
+                    // The next chunk inflates into the same buffer.
+                    arrowsmith_core::recycle::give_back(inflated);
                     return Ok(out.len());
                 }
                 buf = Cow::Owned(inflated);
