@@ -14,6 +14,16 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The declared MSRV (Cargo.toml rust-version) and rustfmt/clippy, for the gates in scripts/test.sh.
+msrv=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
+if ! rustup run "$msrv" rustc --version >/dev/null 2>&1; then
+  say "installing Rust $msrv (the declared MSRV, checked by the tests)"
+  rustup toolchain install "$msrv" --profile minimal
+fi
+for c in rustfmt clippy; do
+  rustup component list --installed | grep -q "^$c" || rustup component add "$c"
+done
+
 # The CLI must match the wasm-bindgen crate in Cargo.lock exactly.
 wbg=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' Cargo.lock)
 if [ -z "$wbg" ]; then echo "wasm-bindgen not found in Cargo.lock" >&2; exit 1; fi

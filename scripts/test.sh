@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: Rust (native), the wasm SIMD guard, vitest in Node (both builds), browser tests.
+# Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), the wasm SIMD guard,
+# vitest in Node (both builds), browser tests.
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -9,6 +10,25 @@ mkdir -p test-output
 passed=0; failed=0; status=0
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+# A gate counts as one test: passed when its command exits 0.
+gate() {
+  local name="$1"; shift
+  printf '\n-- gate: %s\n' "$name"
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; echo "gate failed: $name"; fi
+}
+
+step "gates: formatting, lints, MSRV, types"
+msrv=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
+gate "cargo fmt --check" cargo fmt --check
+gate "cargo fmt --check (fuzz, wasm-check)" bash -c 'cargo fmt --check --manifest-path crates/fuzz/Cargo.toml && cargo fmt --check --manifest-path crates/msgpack/wasm-check/Cargo.toml'
+gate "cargo clippy -D warnings (native)" cargo clippy -q --workspace --all-targets -- -D warnings
+gate "cargo clippy -D warnings (wasm32, scalar and SIMD)" bash -c 'cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
+  RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/clippy-simd cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings'
+gate "cargo clippy -D warnings (fuzz targets)" cargo clippy -q --manifest-path crates/fuzz/Cargo.toml -- -D warnings
+gate "MSRV $msrv builds (cargo +$msrv check)" env CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q --workspace --all-targets
+gate "tsc over sources, tests, demo" tsc -p tsconfig.check.json
+gate "biome lint (import cycles and more)" biome lint
 
 step "cargo test (native)"
 cargo test --workspace 2>&1 | tee test-output/cargo.log

@@ -12,26 +12,32 @@ impl Bitmap {
     }
 
     pub fn with_capacity(bits: usize) -> Self {
-        Bitmap { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
+        Bitmap {
+            bytes: Vec::with_capacity(bits.div_ceil(8)),
+            len: 0,
+        }
     }
 
     /// `len` bits, all set to `value`.
     pub fn filled(len: usize, value: bool) -> Self {
         let mut bytes = vec![if value { 0xff } else { 0 }; len.div_ceil(8)];
-        if value && len % 8 != 0 {
+        if value && !len.is_multiple_of(8) {
             *bytes.last_mut().unwrap() = (1u8 << (len % 8)) - 1;
         }
         Bitmap { bytes, len }
     }
 
     pub fn from_bytes(bytes: Vec<u8>, len: usize) -> Self {
-        assert!(bytes.len() * 8 >= len, "bitmap bytes shorter than its length");
+        assert!(
+            bytes.len() * 8 >= len,
+            "bitmap bytes shorter than its length"
+        );
         Bitmap { bytes, len }
     }
 
     #[inline]
     pub fn push(&mut self, bit: bool) {
-        if self.len % 8 == 0 {
+        if self.len.is_multiple_of(8) {
             self.bytes.push(0);
         }
         if bit {
@@ -44,12 +50,13 @@ impl Bitmap {
     pub fn push_n(&mut self, bit: bool, n: usize) {
         // Finish the partial byte bit by bit, then whole bytes at once.
         let mut n = n;
-        while n > 0 && self.len % 8 != 0 {
+        while n > 0 && !self.len.is_multiple_of(8) {
             self.push(bit);
             n -= 1;
         }
         let whole = n / 8;
-        self.bytes.extend(std::iter::repeat_n(if bit { 0xff } else { 0 }, whole));
+        self.bytes
+            .extend(std::iter::repeat_n(if bit { 0xff } else { 0 }, whole));
         self.len += whole * 8;
         for _ in 0..n % 8 {
             self.push(bit);
@@ -72,7 +79,7 @@ impl Bitmap {
     /// (shifted together from two source bytes when the offsets disagree).
     pub fn extend_from_lsb_first(&mut self, src: &[u8], mut off: usize, mut n: usize) {
         let bit = |off: usize| src[off / 8] & (1 << (off % 8)) != 0;
-        while n > 0 && self.len % 8 != 0 {
+        while n > 0 && !self.len.is_multiple_of(8) {
             self.push(bit(off));
             off += 1;
             n -= 1;
@@ -128,8 +135,11 @@ impl Bitmap {
     /// Number of unset bits (nulls, when used as validity).
     pub fn count_zeros(&self) -> usize {
         let full = self.len / 8;
-        let mut ones: usize = self.bytes[..full].iter().map(|b| b.count_ones() as usize).sum();
-        if self.len % 8 != 0 {
+        let mut ones: usize = self.bytes[..full]
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum();
+        if !self.len.is_multiple_of(8) {
             ones += (self.bytes[full] & ((1u8 << (self.len % 8)) - 1)).count_ones() as usize;
         }
         self.len - ones

@@ -51,7 +51,11 @@ pub struct Field {
 
 impl Field {
     pub fn new(name: impl Into<String>, dtype: DataType, nullable: bool) -> Self {
-        Field { name: name.into(), dtype, nullable }
+        Field {
+            name: name.into(),
+            dtype,
+            nullable,
+        }
     }
 }
 
@@ -119,11 +123,22 @@ impl Column {
     /// A primitive column from a typed buffer.
     pub fn primitive(dtype: DataType, values: Buffer, validity: Option<Bitmap>) -> Self {
         let len = values.as_bytes().len() / byte_width(&dtype).expect("primitive dtype");
-        Column { dtype, len, validity: normalize(validity), buffers: vec![values], children: vec![] }
+        Column {
+            dtype,
+            len,
+            validity: normalize(validity),
+            buffers: vec![values],
+            children: vec![],
+        }
     }
 
     /// A Utf8 or Binary column from offsets and data.
-    pub fn bytes(dtype: DataType, offsets: Vec<i32>, data: Vec<u8>, validity: Option<Bitmap>) -> Self {
+    pub fn bytes(
+        dtype: DataType,
+        offsets: Vec<i32>,
+        data: Vec<u8>,
+        validity: Option<Bitmap>,
+    ) -> Self {
         debug_assert!(matches!(dtype, DataType::Utf8 | DataType::Binary));
         let len = offsets.len().saturating_sub(1);
         Column {
@@ -147,7 +162,13 @@ impl Column {
     }
 
     pub fn nulls(len: usize) -> Self {
-        Column { dtype: DataType::Null, len, validity: None, buffers: vec![], children: vec![] }
+        Column {
+            dtype: DataType::Null,
+            len,
+            validity: None,
+            buffers: vec![],
+            children: vec![],
+        }
     }
 }
 
@@ -178,11 +199,21 @@ pub struct Batch {
 impl Batch {
     pub fn new(fields: Vec<Field>, columns: Vec<Column>) -> Self {
         let num_rows = columns.first().map_or(0, |c| c.len);
-        debug_assert!(columns.iter().all(|c| c.len == num_rows), "columns of unequal length");
-        Batch { fields, columns, num_rows }
+        debug_assert!(
+            columns.iter().all(|c| c.len == num_rows),
+            "columns of unequal length"
+        );
+        Batch {
+            fields,
+            columns,
+            num_rows,
+        }
     }
 
     pub fn column(&self, name: &str) -> Option<&Column> {
-        self.fields.iter().position(|f| f.name == name).map(|i| &self.columns[i])
+        self.fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| &self.columns[i])
     }
 }

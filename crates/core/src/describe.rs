@@ -12,8 +12,12 @@ pub struct Description<'a> {
 }
 
 pub fn describe(batch: &Batch) -> Description<'_> {
-    let mut d = Description { json: String::with_capacity(256), buffers: Vec::new() };
-    d.json.push_str(&format!("{{\"rows\":{},\"fields\":[", batch.num_rows));
+    let mut d = Description {
+        json: String::with_capacity(256),
+        buffers: Vec::new(),
+    };
+    d.json
+        .push_str(&format!("{{\"rows\":{},\"fields\":[", batch.num_rows));
     for (i, (f, c)) in batch.fields.iter().zip(&batch.columns).enumerate() {
         if i > 0 {
             d.json.push(',');
@@ -27,14 +31,19 @@ pub fn describe(batch: &Batch) -> Description<'_> {
 fn field<'a>(d: &mut Description<'a>, f: &Field, c: &'a Column) {
     d.json.push_str("{\"name\":");
     push_str_json(&mut d.json, &f.name);
-    d.json.push_str(&format!(",\"nullable\":{},\"col\":", f.nullable));
+    d.json
+        .push_str(&format!(",\"nullable\":{},\"col\":", f.nullable));
     column(d, c);
     d.json.push('}');
 }
 
 fn column<'a>(d: &mut Description<'a>, c: &'a Column) {
     let (name, extra) = type_name(&c.dtype);
-    d.json.push_str(&format!("{{\"type\":\"{name}\"{extra},\"len\":{},\"nulls\":{}", c.len, c.null_count()));
+    d.json.push_str(&format!(
+        "{{\"type\":\"{name}\"{extra},\"len\":{},\"nulls\":{}",
+        c.len,
+        c.null_count()
+    ));
     let validity = match &c.validity {
         Some(v) => {
             d.buffers.push(v.as_bytes());
@@ -42,7 +51,8 @@ fn column<'a>(d: &mut Description<'a>, c: &'a Column) {
         }
         None => -1,
     };
-    d.json.push_str(&format!(",\"validity\":{validity},\"buffers\":["));
+    d.json
+        .push_str(&format!(",\"validity\":{validity},\"buffers\":["));
     for (i, b) in c.buffers.iter().enumerate() {
         if i > 0 {
             d.json.push(',');
@@ -133,7 +143,10 @@ mod tests {
             buffers: vec![Buffer::I32(vec![0, 3, 3])],
             children: vec![child],
         };
-        let batch = Batch::new(vec![Field::new("a\"b", list.dtype.clone(), true)], vec![list]);
+        let batch = Batch::new(
+            vec![Field::new("a\"b", list.dtype.clone(), true)],
+            vec![list],
+        );
         let d = describe(&batch);
         assert_eq!(
             d.json,

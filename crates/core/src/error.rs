@@ -78,7 +78,13 @@ pub struct DecodeError {
 
 impl DecodeError {
     pub fn new(format: Format, offset: u64, code: ErrorCode, message: impl Into<String>) -> Self {
-        DecodeError { format, offset, code, message: message.into(), need_len: 0 }
+        DecodeError {
+            format,
+            offset,
+            code,
+            message: message.into(),
+            need_len: 0,
+        }
     }
 
     pub fn need_bytes(format: Format, offset: u64, len: u64) -> Self {
@@ -98,7 +104,13 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} decode error at byte {}: {}", self.format.name(), self.offset, self.message)
+        write!(
+            f,
+            "{} decode error at byte {}: {}",
+            self.format.name(),
+            self.offset,
+            self.message
+        )
     }
 }
 

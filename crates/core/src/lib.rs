@@ -14,8 +14,8 @@ pub mod simd;
 pub mod source;
 
 pub use bitmap::Bitmap;
+/// The arena a [`HostSource`] fetches into (re-exported so hosts need no dependency of their own).
+pub use bumpalo::Bump;
 pub use column::{Batch, Buffer, Column, DataType, Field, TimeUnit};
 pub use error::{DecodeError, ErrorCode, Format, Result};
 pub use source::{ByteSource, HostSource, RangeCache};
-/// The arena a [`HostSource`] fetches into (re-exported so hosts need no dependency of their own).
-pub use bumpalo::Bump;

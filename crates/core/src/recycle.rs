@@ -22,7 +22,9 @@ pub fn bytes_to_overwrite(len: usize) -> Vec<u8> {
     if len >= MIN {
         let spare = SPARE.with(|s| {
             let mut s = s.borrow_mut();
-            let best = (0..s.len()).filter(|&i| s[i].capacity() >= len).min_by_key(|&i| s[i].capacity());
+            let best = (0..s.len())
+                .filter(|&i| s[i].capacity() >= len)
+                .min_by_key(|&i| s[i].capacity());
             best.map(|i| s.swap_remove(i))
         });
         if let Some(mut v) = spare {
@@ -92,7 +94,8 @@ mod tests {
         assert!(v[..80 << 10].iter().all(|&b| b == 0xaa) && v[80 << 10..].iter().all(|&b| b == 0));
         give_back(v);
         // Too large a request, or a small buffer: not from the pool.
-        assert_ne!(bytes_to_overwrite(200 << 10).as_ptr(), p);
+        let big = bytes_to_overwrite(200 << 10);
+        assert_ne!(big.as_ptr(), p);
         give_back(vec![1; 1000]);
         assert_eq!(spare_bytes(), 100 << 10);
         // Bounded: at most KEEP buffers and KEEP_BYTES.

@@ -6,9 +6,11 @@
 //! fetches it (coalescing neighbours), inserts it and calls again. Decoder entry points
 //! are therefore written to be restartable: pure functions of the bytes they read.
 
+#![allow(unsafe_code)] // the host fetch writes into uninitialised memory (see `HostSource::new`)
+
 use std::cell::RefCell;
-use std::mem::MaybeUninit;
 use std::collections::BTreeMap;
+use std::mem::MaybeUninit;
 
 use bumpalo::Bump;
 
@@ -32,11 +34,15 @@ pub trait ByteSource {
                     format,
                     offset,
                     ErrorCode::Truncated,
-                    format!("needs {len} bytes at offset {offset} but the file has {} bytes", self.size()),
+                    format!(
+                        "needs {len} bytes at offset {offset} but the file has {} bytes",
+                        self.size()
+                    ),
                 ))
             }
         }
-        self.get(offset, len).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
+        self.get(offset, len)
+            .ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
     }
 
     /// The reader will read all of `offset..offset+len` piece by piece: a source that fetches
@@ -54,7 +60,13 @@ pub trait ByteSource {
     /// [`ByteSource::read`] for bytes the reader uses once, right away: a source that
     /// fetches on demand copies them into `scratch` (reused from range to range, so the
     /// copy is still in cache when the reader goes over it) instead of keeping them.
-    fn read_once<'s>(&'s self, format: Format, offset: u64, len: usize, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+    fn read_once<'s>(
+        &'s self,
+        format: Format,
+        offset: u64,
+        len: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<&'s [u8]> {
         let _ = scratch;
         self.read(format, offset, len)
     }
@@ -91,7 +103,11 @@ pub struct RangeCache {
 
 impl RangeCache {
     pub fn new(size: u64) -> Self {
-        RangeCache { size, segments: BTreeMap::new(), separate_neighbours: false }
+        RangeCache {
+            size,
+            segments: BTreeMap::new(),
+            separate_neighbours: false,
+        }
     }
 
     /// A cache that merges only overlapping ranges, not ranges that merely touch. For
@@ -100,7 +116,10 @@ impl RangeCache {
     /// time. A read that does span two neighbours gets `NeedBytes` for its range; supplying
     /// it overlaps both and merges them, so reads stay correct.
     pub fn keeping_neighbours(size: u64) -> Self {
-        RangeCache { separate_neighbours: true, ..RangeCache::new(size) }
+        RangeCache {
+            separate_neighbours: true,
+            ..RangeCache::new(size)
+        }
     }
 
     /// Add loaded bytes at `offset`, merging with overlapping or touching segments.
@@ -117,7 +136,11 @@ impl RangeCache {
             .range(..=end)
             .filter(|(s, seg)| {
                 let s_end = **s + seg.len() as u64;
-                if sep { **s < end && s_end > start } else { s_end >= start }
+                if sep {
+                    **s < end && s_end > start
+                } else {
+                    s_end >= start
+                }
             })
             .map(|(s, _)| *s)
             .collect();
@@ -134,7 +157,10 @@ impl RangeCache {
         // Pieces in start order (the new bytes among them); overlapping bytes are the same
         // file bytes, so each piece only contributes what lies past the merged end so far.
         // Built without zero-filling: this runs on every supplied range.
-        let mut pieces: Vec<(u64, Vec<u8>)> = touching.iter().map(|s| (*s, self.segments.remove(s).unwrap())).collect();
+        let mut pieces: Vec<(u64, Vec<u8>)> = touching
+            .iter()
+            .map(|s| (*s, self.segments.remove(s).unwrap()))
+            .collect();
         pieces.push((offset, bytes));
         pieces.sort_by_key(|(s, _)| *s);
         for (s, seg) in &pieces {
@@ -208,9 +234,33 @@ pub struct HostSource<'a> {
 
 impl<'a> HostSource<'a> {
     /// `kept` holds what every read needs (footer, index); reset `arena` between reads.
-    pub fn new(kept: &'a RangeCache, arena: &'a Bump, fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool) -> Self {
+    ///
+    /// # Safety
+    ///
+    /// `fetch(offset, dst)` may return `true` only after writing every byte of `dst`: the
+    /// source hands those bytes out as initialised `u8`s without zeroing them first.
+    /// [`slice_fetch`] keeps this contract.
+    pub unsafe fn new(
+        kept: &'a RangeCache,
+        arena: &'a Bump,
+        fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool,
+    ) -> Self {
         let budget = kept.size().saturating_mul(4).saturating_add(1 << 20);
-        HostSource { kept, arena, fetch, fetched: RefCell::new(Vec::new()), budget: budget.into(), once: 0.into() }
+        HostSource {
+            kept,
+            arena,
+            fetch,
+            fetched: RefCell::new(Vec::new()),
+            budget: budget.into(),
+            once: 0.into(),
+        }
+    }
+
+    /// A source that fetches from a file already in memory (tests, fuzzing, native hosts).
+    pub fn over_slice(kept: &'a RangeCache, arena: &'a Bump, file: &'a [u8]) -> Self {
+        let fetch: &'a dyn Fn(u64, &mut [MaybeUninit<u8>]) -> bool = arena.alloc(slice_fetch(file));
+        // SAFETY: `slice_fetch` returns true only after writing every byte of `dst`.
+        unsafe { Self::new(kept, arena, fetch) }
     }
 
     /// The same source with another fetch budget (see the field's note).
@@ -249,14 +299,22 @@ impl<'a> HostSource<'a> {
 
     /// Bytes copied from the host so far (tests and benchmarks check what a read transfers).
     pub fn fetched_bytes(&self) -> u64 {
-        self.fetched.borrow().iter().map(|(_, b)| b.len() as u64).sum::<u64>() + self.once.get()
+        self.fetched
+            .borrow()
+            .iter()
+            .map(|(_, b)| b.len() as u64)
+            .sum::<u64>()
+            + self.once.get()
     }
 }
 
 /// A [`HostSource`] fetch over a file already in Rust memory (tests and native hosts).
 pub fn slice_fetch(file: &[u8]) -> impl Fn(u64, &mut [MaybeUninit<u8>]) -> bool + '_ {
     move |off, dst| {
-        let Some(src) = usize::try_from(off).ok().and_then(|o| file.get(o..o.checked_add(dst.len())?)) else {
+        let Some(src) = usize::try_from(off)
+            .ok()
+            .and_then(|o| file.get(o..o.checked_add(dst.len())?))
+        else {
             return false;
         };
         for (d, s) in dst.iter_mut().zip(src) {
@@ -280,9 +338,15 @@ impl<'a> ByteSource for HostSource<'a> {
             return None;
         }
         // Small reads (header fields) get a window; larger ones (page bodies) a tail.
-        let want = if len <= FETCH_MIN { FETCH_MIN } else { len.saturating_add(FETCH_TAIL) } as u64;
+        let want = if len <= FETCH_MIN {
+            FETCH_MIN
+        } else {
+            len.saturating_add(FETCH_TAIL)
+        } as u64;
         let n = want.min(self.size() - offset) as usize;
-        let room: &'a mut [MaybeUninit<u8>] = self.arena.alloc_slice_fill_with(n + 7, |_| MaybeUninit::uninit());
+        let room: &'a mut [MaybeUninit<u8>] = self
+            .arena
+            .alloc_slice_fill_with(n + 7, |_| MaybeUninit::uninit());
         let skip = self.fetch_aligned(offset, n, room)?;
         let buf = &room[skip..skip + n];
         // SAFETY: the fetch succeeded, which by its contract means it wrote every byte of
@@ -293,7 +357,10 @@ impl<'a> ByteSource for HostSource<'a> {
     }
 
     fn will_read(&self, offset: u64, len: usize) {
-        if offset.checked_add(len as u64).is_some_and(|end| end <= self.size()) {
+        if offset
+            .checked_add(len as u64)
+            .is_some_and(|end| end <= self.size())
+        {
             let _ = self.get(offset, len);
         }
     }
@@ -302,7 +369,13 @@ impl<'a> ByteSource for HostSource<'a> {
         true
     }
 
-    fn read_once<'s>(&'s self, format: Format, offset: u64, len: usize, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+    fn read_once<'s>(
+        &'s self,
+        format: Format,
+        offset: u64,
+        len: usize,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<&'s [u8]> {
         let end = offset.checked_add(len as u64).filter(|&e| e <= self.size());
         if end.is_none() || len <= FETCH_MIN {
             return self.read(format, offset, len);
@@ -318,7 +391,9 @@ impl<'a> ByteSource for HostSource<'a> {
         // bytes), so viewing these initialised bytes as `MaybeUninit<u8>` (same layout)
         // cannot leave any of them uninitialised.
         let room = unsafe { &mut *(room as *mut [u8] as *mut [MaybeUninit<u8>]) };
-        let skip = self.fetch_aligned(offset, len, room).ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))?;
+        let skip = self
+            .fetch_aligned(offset, len, room)
+            .ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))?;
         self.once.set(self.once.get() + len as u64);
         Ok(&scratch[skip..skip + len])
     }
@@ -335,14 +410,20 @@ mod tests {
         assert_eq!(src.read(Format::Hdf5, 1, 2).unwrap(), &[2, 3]);
         let err = src.read(Format::Hdf5, 3, 2).unwrap_err();
         assert_eq!(err.code, ErrorCode::Truncated);
-        assert_eq!(src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code, ErrorCode::Truncated);
+        assert_eq!(
+            src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code,
+            ErrorCode::Truncated
+        );
     }
 
     #[test]
     fn cache_merges_and_reports_missing() {
         let mut c = RangeCache::new(100);
         c.insert(10, vec![1; 10]);
-        assert_eq!(c.read(Format::TsFile, 5, 2).unwrap_err().code, ErrorCode::NeedBytes);
+        assert_eq!(
+            c.read(Format::TsFile, 5, 2).unwrap_err().code,
+            ErrorCode::NeedBytes
+        );
         c.insert(20, vec![2; 5]);
         c.insert(5, vec![3; 6]);
         assert_eq!(c.segments.len(), 1);
@@ -350,20 +431,34 @@ mod tests {
         assert_eq!(&got[..6], &[3; 6]);
         assert_eq!(&got[6..15], &[1; 9]);
         assert_eq!(&got[15..], &[2; 5]);
-        assert_eq!(c.read(Format::TsFile, 99, 2).unwrap_err().code, ErrorCode::Truncated);
+        assert_eq!(
+            c.read(Format::TsFile, 99, 2).unwrap_err().code,
+            ErrorCode::Truncated
+        );
     }
 
     #[test]
     fn cache_merges_overlaps_from_both_sides() {
         let file: Vec<u8> = (0..100u8).collect();
         let mut c = RangeCache::new(100);
-        for (a, b) in [(10, 20), (30, 40), (15, 35), (5, 12), (38, 60), (60, 61), (0, 1)] {
+        for (a, b) in [
+            (10, 20),
+            (30, 40),
+            (15, 35),
+            (5, 12),
+            (38, 60),
+            (60, 61),
+            (0, 1),
+        ] {
             c.insert(a, file[a as usize..b].to_vec());
         }
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::TsFile, 5, 56).unwrap(), &file[5..61]);
         assert_eq!(c.read(Format::TsFile, 0, 1).unwrap(), &file[0..1]);
-        assert_eq!(c.read(Format::TsFile, 0, 2).unwrap_err().code, ErrorCode::NeedBytes);
+        assert_eq!(
+            c.read(Format::TsFile, 0, 2).unwrap_err().code,
+            ErrorCode::NeedBytes
+        );
     }
 
     #[test]
@@ -387,7 +482,10 @@ mod tests {
         assert_eq!(c.segments.len(), 3);
         assert_eq!(c.read(Format::Hdf5, 20, 10).unwrap(), &file[20..30]);
         // A read across two neighbours asks for its range; supplying it merges them.
-        assert_eq!(c.read(Format::Hdf5, 15, 10).unwrap_err().code, ErrorCode::NeedBytes);
+        assert_eq!(
+            c.read(Format::Hdf5, 15, 10).unwrap_err().code,
+            ErrorCode::NeedBytes
+        );
         c.insert(15, file[15..25].to_vec());
         assert_eq!(c.segments.len(), 2);
         assert_eq!(c.read(Format::Hdf5, 12, 16).unwrap(), &file[12..28]);
@@ -406,27 +504,49 @@ mod tests {
             from_file(off, dst)
         };
         let arena = Bump::new();
-        let src = HostSource::new(&kept, &arena, &fetch);
+        // SAFETY: `fetch` is `slice_fetch` with a call count.
+        let src = unsafe { HostSource::new(&kept, &arena, &fetch) };
         // Kept bytes cost no fetch.
-        assert_eq!(src.read(Format::TsFile, 4950, 10).unwrap(), &file[4950..4960]);
+        assert_eq!(
+            src.read(Format::TsFile, 4950, 10).unwrap(),
+            &file[4950..4960]
+        );
         assert_eq!(calls.get(), 0);
         // A small read fetches a window; reads inside it are served from it.
         assert_eq!(src.read(Format::TsFile, 100, 4).unwrap(), &file[100..104]);
         assert_eq!(src.read(Format::TsFile, 104, 100).unwrap(), &file[104..204]);
         assert_eq!(calls.get(), 1);
         // A large read fetches its range plus a tail for the header after it.
-        assert_eq!(src.read(Format::TsFile, 1000, 2000).unwrap(), &file[1000..3000]);
-        assert_eq!(src.read(Format::TsFile, 3000, 100).unwrap(), &file[3000..3100]);
+        assert_eq!(
+            src.read(Format::TsFile, 1000, 2000).unwrap(),
+            &file[1000..3000]
+        );
+        assert_eq!(
+            src.read(Format::TsFile, 3000, 100).unwrap(),
+            &file[3000..3100]
+        );
         assert_eq!(calls.get(), 2);
         // Windows stop at the end of the file; past it is Truncated, not a fetch.
-        assert_eq!(src.read(Format::TsFile, 4890, 20).unwrap(), &file[4890..4910]);
-        assert_eq!(src.read(Format::TsFile, 4999, 2).unwrap_err().code, ErrorCode::Truncated);
+        assert_eq!(
+            src.read(Format::TsFile, 4890, 20).unwrap(),
+            &file[4890..4910]
+        );
+        assert_eq!(
+            src.read(Format::TsFile, 4999, 2).unwrap_err().code,
+            ErrorCode::Truncated
+        );
         assert_eq!(src.fetched_bytes(), 128 + (2000 + 128) + 110);
         // A range announced as a whole is fetched once; its pieces are then served from it.
         src.will_read(3300, 1500);
         assert_eq!(calls.get(), 4);
-        assert_eq!(src.read(Format::TsFile, 3300, 10).unwrap(), &file[3300..3310]);
-        assert_eq!(src.read(Format::TsFile, 4700, 100).unwrap(), &file[4700..4800]);
+        assert_eq!(
+            src.read(Format::TsFile, 3300, 10).unwrap(),
+            &file[3300..3310]
+        );
+        assert_eq!(
+            src.read(Format::TsFile, 4700, 100).unwrap(),
+            &file[4700..4800]
+        );
         assert_eq!(calls.get(), 4);
     }
 
@@ -443,9 +563,19 @@ mod tests {
             inner(off, dst)
         };
         let arena = Bump::new();
-        let src = HostSource::new(&kept, &arena, &fetch);
-        for (off, len) in [(1u64, 3usize), (1003, 900), (2222, 5), (3001, 1000), (4097, 17)] {
-            assert_eq!(src.read(Format::Hdf5, off, len).unwrap(), &file[off as usize..off as usize + len]);
+        // SAFETY: `fetch` is `slice_fetch` with an alignment count.
+        let src = unsafe { HostSource::new(&kept, &arena, &fetch) };
+        for (off, len) in [
+            (1u64, 3usize),
+            (1003, 900),
+            (2222, 5),
+            (3001, 1000),
+            (4097, 17),
+        ] {
+            assert_eq!(
+                src.read(Format::Hdf5, off, len).unwrap(),
+                &file[off as usize..off as usize + len]
+            );
         }
         assert_eq!(misaligned.get(), 0);
     }
@@ -454,13 +584,15 @@ mod tests {
     fn host_source_budget_bounds_the_arena() {
         let file = vec![7u8; 1000];
         let kept = RangeCache::new(1000);
-        let fetch = slice_fetch(&file);
         let arena = Bump::new();
-        let src = HostSource::new(&kept, &arena, &fetch).with_budget(300);
+        let src = HostSource::over_slice(&kept, &arena, &file).with_budget(300);
         assert!(src.read(Format::TsFile, 0, 10).is_ok());
         assert!(src.read(Format::TsFile, 500, 10).is_ok());
         // A third window would pass the budget: the host is asked to supply it instead.
-        assert_eq!(src.read(Format::TsFile, 800, 10).unwrap_err().code, ErrorCode::NeedBytes);
+        assert_eq!(
+            src.read(Format::TsFile, 800, 10).unwrap_err().code,
+            ErrorCode::NeedBytes
+        );
         assert_eq!(src.fetched_bytes(), 256);
         assert!(arena.allocated_bytes() < 4096);
     }
@@ -470,15 +602,31 @@ mod tests {
         let kept = RangeCache::new(100);
         let fetch = |_: u64, _: &mut [MaybeUninit<u8>]| false;
         let arena = Bump::new();
-        let src = HostSource::new(&kept, &arena, &fetch);
-        assert_eq!(src.read(Format::Hdf5, 10, 5).unwrap_err().code, ErrorCode::NeedBytes);
+        // SAFETY: `fetch` never claims to have written anything.
+        let src = unsafe { HostSource::new(&kept, &arena, &fetch) };
+        assert_eq!(
+            src.read(Format::Hdf5, 10, 5).unwrap_err().code,
+            ErrorCode::NeedBytes
+        );
         let mut scratch = Vec::new();
-        let e = src.read_once(Format::Hdf5, 10, 500, &mut scratch).unwrap_err();
-        assert_eq!((e.code, e.offset), (ErrorCode::Truncated, 10), "past the end");
+        let e = src
+            .read_once(Format::Hdf5, 10, 500, &mut scratch)
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.offset),
+            (ErrorCode::Truncated, 10),
+            "past the end"
+        );
         let kept = RangeCache::new(1000);
-        let src = HostSource::new(&kept, &arena, &fetch);
-        let e = src.read_once(Format::Hdf5, 10, 300, &mut scratch).unwrap_err();
-        assert_eq!((e.code, e.offset, e.need_len), (ErrorCode::NeedBytes, 10, 300));
+        // SAFETY: as above.
+        let src = unsafe { HostSource::new(&kept, &arena, &fetch) };
+        let e = src
+            .read_once(Format::Hdf5, 10, 300, &mut scratch)
+            .unwrap_err();
+        assert_eq!(
+            (e.code, e.offset, e.need_len),
+            (ErrorCode::NeedBytes, 10, 300)
+        );
     }
 
     /// `read_once` copies what is not loaded into the caller's scratch (reused, nothing
@@ -489,9 +637,8 @@ mod tests {
         let file: Vec<u8> = (0..5000u32).map(|i| (i * 7 % 251) as u8).collect();
         let mut kept = RangeCache::new(file.len() as u64);
         kept.insert(4000, file[4000..4600].to_vec());
-        let fetch = slice_fetch(&file);
         let arena = Bump::new();
-        let src = HostSource::new(&kept, &arena, &fetch).with_budget(2500);
+        let src = HostSource::over_slice(&kept, &arena, &file).with_budget(2500);
         assert!(src.fetches_on_demand() && !kept.fetches_on_demand());
         let mut scratch = Vec::new();
         for (off, len) in [(1003, 900), (17, 1000), (2001, 600)] {
@@ -502,11 +649,22 @@ mod tests {
         assert_eq!(src.fetched_bytes(), 2500, "copied into scratch, counted");
         assert!(arena.allocated_bytes() < 1000, "nothing kept in the arena");
         // Kept bytes cost no fetch, even with the budget spent.
-        assert_eq!(src.read_once(Format::Hdf5, 4100, 400, &mut scratch).unwrap(), &file[4100..4500]);
-        let e = src.read_once(Format::Hdf5, 0, 200, &mut scratch).unwrap_err();
+        assert_eq!(
+            src.read_once(Format::Hdf5, 4100, 400, &mut scratch)
+                .unwrap(),
+            &file[4100..4500]
+        );
+        let e = src
+            .read_once(Format::Hdf5, 0, 200, &mut scratch)
+            .unwrap_err();
         assert_eq!(e.code, ErrorCode::NeedBytes, "past the budget");
         // A loaded source reads as it always does.
-        assert_eq!(file.read_once(Format::Hdf5, 5, 300, &mut scratch).unwrap(), &file[5..305]);
-        assert!(file.read_once(Format::Hdf5, 4900, 300, &mut scratch).is_err());
+        assert_eq!(
+            file.read_once(Format::Hdf5, 5, 300, &mut scratch).unwrap(),
+            &file[5..305]
+        );
+        assert!(file
+            .read_once(Format::Hdf5, 4900, 300, &mut scratch)
+            .is_err());
     }
 }

@@ -16,7 +16,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mut theirs = vec![0u8; cap];
-    let (t, rc) = zlib_rs::decompress_slice(&mut theirs, src, zlib_rs::InflateConfig { window_bits: -15 });
+    let (t, rc) = zlib_rs::decompress_slice(
+        &mut theirs,
+        src,
+        zlib_rs::InflateConfig { window_bits: -15 },
+    );
     let zlib_ok = rc == zlib_rs::ReturnCode::Ok;
     let t = t.to_vec();
     match ours_r {

@@ -68,7 +68,11 @@ fuzz_target!(|data: &[u8]| {
                 assert_eq!(rows, b.num_rows, "pieces and decode disagree");
             }
             if let (Ok(_), Some(e)) = (&whole, &failed) {
-                assert_eq!(e.code, ErrorCode::TypeMismatch, "a piece failed where decode did not: {e}");
+                assert_eq!(
+                    e.code,
+                    ErrorCode::TypeMismatch,
+                    "a piece failed where decode did not: {e}"
+                );
             }
         }
         if let (Ok(b), false) = (&whole, layout == Layout::Auto) {

@@ -3,7 +3,7 @@
 //! agree. Seed corpus: `fixtures/tsfile/*.tsfile`.
 #![no_main]
 
-use arrowsmith_core::{source::slice_fetch, Bump, HostSource, RangeCache};
+use arrowsmith_core::{Bump, HostSource, RangeCache};
 use arrowsmith_tsfile::{Query, TsFile};
 use libfuzzer_sys::fuzz_target;
 
@@ -19,12 +19,18 @@ fuzz_target!(|data: &[u8]| {
         assert!(b.columns.iter().all(|c| c.len == b.num_rows));
     }
     let (kept, arena) = (RangeCache::new(bytes.len() as u64), Bump::new());
-    let fetch = slice_fetch(&bytes);
-    let src = HostSource::new(&kept, &arena, &fetch);
+    let src = HostSource::over_slice(&kept, &arena, &bytes);
     let fetched = f.read(&src, &q);
     // Same answer (NaN-safe: compared as text).
     assert_eq!(format!("{:?}", whole.ok()), format!("{:?}", fetched.ok()));
-    let _ = f.read(&src, &Query { start: Some(1_650_000_001_000), end: Some(1_700_000_000_500), ..Default::default() });
+    let _ = f.read(
+        &src,
+        &Query {
+            start: Some(1_650_000_001_000),
+            end: Some(1_700_000_000_500),
+            ..Default::default()
+        },
+    );
     // A narrow query exercises page pruning and trimming.
     let q = Query {
         start: Some(1_650_000_001_000),

@@ -77,16 +77,30 @@ impl<'a> Collection<'a> {
     /// A collection's bytes after checking its header; its table from `cache` when parsed
     /// before (by any read of this file), otherwise parsed on first lookup.
     pub fn load(ctx: &Ctx<'a>, addr: u64, cache: &GcolCache) -> Result<Collection<'a>> {
-        Self::open(ctx, addr, cache, |size| ctx.read(addr, size, "global heap collection"))
+        Self::open(ctx, addr, cache, |size| {
+            ctx.read(addr, size, "global heap collection")
+        })
     }
 
     /// [`Collection::load`] for a gather that goes over the collection once, now: bytes a
     /// source fetches on demand are copied into `scratch` (see `ByteSource::read_once`).
-    pub fn load_once<'c: 'a>(ctx: &Ctx<'c>, addr: u64, cache: &GcolCache, scratch: &'a mut Vec<u8>) -> Result<Collection<'a>> {
-        Self::open(ctx, addr, cache, |size| ctx.read_once(addr, size, "global heap collection", scratch))
+    pub fn load_once<'c: 'a>(
+        ctx: &Ctx<'c>,
+        addr: u64,
+        cache: &GcolCache,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<Collection<'a>> {
+        Self::open(ctx, addr, cache, |size| {
+            ctx.read_once(addr, size, "global heap collection", scratch)
+        })
     }
 
-    fn open(ctx: &Ctx<'_>, addr: u64, cache: &GcolCache, body: impl FnOnce(u64) -> Result<&'a [u8]>) -> Result<Collection<'a>> {
+    fn open(
+        ctx: &Ctx<'_>,
+        addr: u64,
+        cache: &GcolCache,
+        body: impl FnOnce(u64) -> Result<&'a [u8]>,
+    ) -> Result<Collection<'a>> {
         let at = ctx.abs(addr)?;
         let sl = ctx.sb.sl as usize;
         if let Some((size, objs)) = cache.get(addr) {
@@ -169,7 +183,11 @@ impl<'a> Collection<'a> {
     /// [`Collection::object_at`] for lengths of `SL` bytes (0: the file's). With `SL` 8
     /// the header is a fixed 16 bytes: fewer instructions in the gather's per-cell step.
     #[inline(always)]
-    pub fn object_at_sl<const SL: usize>(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
+    pub fn object_at_sl<const SL: usize>(
+        &self,
+        p: usize,
+        idx: u32,
+    ) -> Option<(usize, usize, usize)> {
         debug_assert!(SL == 0 || SL == self.sl);
         let (k, start, size) = self.header_sl::<SL>(p)?;
         if idx == 0 || k != idx {
@@ -192,7 +210,11 @@ impl<'a> Collection<'a> {
         let ohdr = (8 + sl).div_ceil(8) * 8;
         let h = self.bytes.get(p..p.checked_add(ohdr)?)?;
         let k = u16::from_le_bytes([h[0], h[1]]) as u32;
-        let size = if SL == 8 { u64::from_le_bytes(h[8..16].try_into().unwrap()) } else { le_uint(&h[8..8 + sl]) };
+        let size = if SL == 8 {
+            u64::from_le_bytes(h[8..16].try_into().unwrap())
+        } else {
+            le_uint(&h[8..8 + sl])
+        };
         Some((k, p + ohdr, size))
     }
 
@@ -267,13 +289,28 @@ mod tests {
 
     #[test]
     fn object_at_walks_consecutive_objects_and_agrees_with_the_table() {
-        let bytes = collection(&[(1, b"hello"), (2, b""), (3, b"0123456789abcdef!"), (5, b"x")]);
-        let c = Collection { bytes: &bytes, at: 1000, addr: 1000, sl: 8, objs: OnceCell::new() };
+        let bytes = collection(&[
+            (1, b"hello"),
+            (2, b""),
+            (3, b"0123456789abcdef!"),
+            (5, b"x"),
+        ]);
+        let c = Collection {
+            bytes: &bytes,
+            at: 1000,
+            addr: 1000,
+            sl: 8,
+            objs: OnceCell::new(),
+        };
         let table = c.table(&GcolCache::default()).unwrap().to_vec();
         let mut p = Collection::FIRST;
         for idx in [1u32, 2, 3, 5] {
             let (start, size, next) = c.object_at(p, idx).unwrap();
-            assert_eq!((start as u32, size as u32), table[idx as usize], "object {idx}");
+            assert_eq!(
+                (start as u32, size as u32),
+                table[idx as usize],
+                "object {idx}"
+            );
             p = next;
         }
         // The free-space object and anything but the expected index are not taken.
@@ -287,7 +324,13 @@ mod tests {
     fn object_at_refuses_a_size_past_the_collection() {
         let mut bytes = collection(&[(1, b"abc")]);
         bytes[24..32].copy_from_slice(&1000u64.to_le_bytes());
-        let c = Collection { bytes: &bytes, at: 0, addr: 0, sl: 8, objs: OnceCell::new() };
+        let c = Collection {
+            bytes: &bytes,
+            at: 0,
+            addr: 0,
+            sl: 8,
+            objs: OnceCell::new(),
+        };
         assert_eq!(c.object_at(Collection::FIRST, 1), None);
         assert!(c.table(&GcolCache::default()).is_err());
     }

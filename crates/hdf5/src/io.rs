@@ -24,7 +24,13 @@ pub fn read_abs<'a>(src: &'a dyn ByteSource, off: u64, len: u64, what: &str) -> 
 }
 
 /// [`read_abs`] through `ByteSource::read_once`.
-pub fn read_abs_once<'s>(src: &'s dyn ByteSource, off: u64, len: u64, what: &str, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]> {
+pub fn read_abs_once<'s>(
+    src: &'s dyn ByteSource,
+    off: u64,
+    len: u64,
+    what: &str,
+    scratch: &'s mut Vec<u8>,
+) -> Result<&'s [u8]> {
     in_file(src, off, len, what)?;
     src.read_once(Format::Hdf5, off, len as usize, scratch)
 }

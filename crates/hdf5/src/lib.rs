@@ -65,7 +65,13 @@ impl<'a> Ctx<'a> {
         io::read_abs(self.src, self.abs(addr)?, len, what)
     }
     /// [`Ctx::read`] of bytes used once, right away (see `ByteSource::read_once`).
-    pub fn read_once<'s>(&self, addr: u64, len: u64, what: &str, scratch: &'s mut Vec<u8>) -> Result<&'s [u8]>
+    pub fn read_once<'s>(
+        &self,
+        addr: u64,
+        len: u64,
+        what: &str,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<&'s [u8]>
     where
         'a: 's,
     {
@@ -639,13 +645,24 @@ impl Hdf5File {
                 // filtered straight into place (below), writing every byte of `out`: then
                 // it needs no fill.
                 let tiled = !ds.filters.is_empty() && whole_rows && {
-                    let mut rows: Vec<u64> = recs.iter().filter(|r| r.coords[1..].iter().all(|&c| c == 0)).map(|r| r.coords[0]).collect();
+                    let mut rows: Vec<u64> = recs
+                        .iter()
+                        .filter(|r| r.coords[1..].iter().all(|&c| c == 0))
+                        .map(|r| r.coords[0])
+                        .collect();
                     rows.sort_unstable();
                     rows.len() == recs.len()
                         && rows.len() as u64 * cdims[0] == nrows
-                        && rows.iter().enumerate().all(|(k, &r)| r == start + k as u64 * cdims[0])
+                        && rows
+                            .iter()
+                            .enumerate()
+                            .all(|(k, &r)| r == start + k as u64 * cdims[0])
                 };
-                let mut out = if tiled { arrowsmith_core::recycle::bytes_to_overwrite(total as usize) } else { filled() };
+                let mut out = if tiled {
+                    arrowsmith_core::recycle::bytes_to_overwrite(total as usize)
+                } else {
+                    filled()
+                };
                 for r in recs {
                     let stored = if ds.filters.is_empty() { cb } else { r.size };
                     let raw = ctx.read(r.addr, stored, "chunk")?;
@@ -912,7 +929,6 @@ pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
     // The JS package reads in-memory files through a fetch-on-demand HostSource: every
     // dataset read that way must give what the whole-buffer read gives (NaN-safe: as text).
     let kept = arrowsmith_core::RangeCache::new(data.len() as u64);
-    let fetch = arrowsmith_core::source::slice_fetch(data);
     let mut arena = arrowsmith_core::Bump::new();
     let mut ok = 0;
     for p in paths.iter().take(256) {
@@ -920,7 +936,12 @@ pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
         let _ = f.attrs(src, p);
         let whole = f.read(src, p, 0, None);
         arena.reset();
-        let fetched = f.read(&arrowsmith_core::HostSource::new(&kept, &arena, &fetch), p, 0, None);
+        let fetched = f.read(
+            &arrowsmith_core::HostSource::over_slice(&kept, &arena, data),
+            p,
+            0,
+            None,
+        );
         assert_eq!(
             format!("{:?}", whole.as_ref().ok()),
             format!("{:?}", fetched.as_ref().ok()),

@@ -44,7 +44,16 @@ struct Blocks {
 
 impl Blocks {
     fn new() -> Self {
-        Blocks { done: Vec::new(), cur: Block { addr: 0, cell: 0, last: 0, idx: 0, n: 0 } }
+        Blocks {
+            done: Vec::new(),
+            cur: Block {
+                addr: 0,
+                cell: 0,
+                last: 0,
+                idx: 0,
+                n: 0,
+            },
+        }
     }
 
     /// Cell `i` of the header pass: its length added to `total` and, when it has a
@@ -70,7 +79,13 @@ impl Blocks {
             if b.n != 0 {
                 self.done.push(*b);
             }
-            *b = Block { addr: c.addr, cell: i, last: i, idx: c.idx, n: 1 };
+            *b = Block {
+                addr: c.addr,
+                cell: i,
+                last: i,
+                idx: c.idx,
+                n: 1,
+            };
         }
     }
 
@@ -78,7 +93,13 @@ impl Blocks {
     /// their offsets written after `total`, added to the block. False (nothing changed)
     /// otherwise. Branch-free over the eight, which the compiler vectorises.
     #[inline(always)]
-    fn extend_by_8(&mut self, total: &mut u64, i: usize, group: &[u8; 128], offsets: &mut [i32; 8]) -> bool {
+    fn extend_by_8(
+        &mut self,
+        total: &mut u64,
+        i: usize,
+        group: &[u8; 128],
+        offsets: &mut [i32; 8],
+    ) -> bool {
         let b = &mut self.cur;
         let next = b.idx as u64 + b.n as u64;
         let mut ok = b.n != 0;
@@ -247,7 +268,13 @@ impl<'a, 'c> VlReader<'a, 'c> {
     /// Object `idx` of `coll` through its index table (parsed on first use): for cells whose
     /// object the forward walk does not find. `(data start, size, next header)`.
     #[inline(never)]
-    fn object_by_table(&self, coll: &Collection<'_>, i: usize, idx: u32, len: usize) -> Result<(usize, usize, usize)> {
+    fn object_by_table(
+        &self,
+        coll: &Collection<'_>,
+        i: usize,
+        idx: u32,
+        len: usize,
+    ) -> Result<(usize, usize, usize)> {
         let objs = coll.table(self.tables)?;
         match objs.get(idx as usize) {
             Some(&(s, n)) if n != u32::MAX && n as usize >= len => {
@@ -307,7 +334,9 @@ impl<'a, 'c> VlReader<'a, 'c> {
         for b in blocks {
             let cell = b.cell;
             let len0 = (offsets[cell + 1] - offsets[cell]) as usize * base;
-            let found = walk.and_then(|p| c.walk_to(p, b.idx)).filter(|o| o.1 >= len0);
+            let found = walk
+                .and_then(|p| c.walk_to(p, b.idx))
+                .filter(|o| o.1 >= len0);
             if found.is_none() {
                 walk = None;
             }
@@ -319,7 +348,14 @@ impl<'a, 'c> VlReader<'a, 'c> {
             // (the cells after it may already have been copied).
             let end = offsets[b.last + 1] as usize * base;
             let mut idx = b.idx;
-            copy_payload(values, offsets[cell] as usize * base, end, c.bytes, from, len0);
+            copy_payload(
+                values,
+                offsets[cell] as usize * base,
+                end,
+                c.bytes,
+                from,
+                len0,
+            );
             for i in cell + 1..=b.last {
                 let at = offsets[i] as usize;
                 let len = (offsets[i + 1] as usize - at) * base;
@@ -363,7 +399,12 @@ impl<'a, 'c> VlReader<'a, 'c> {
         let (offsets, validity, blocks) = self.scan(cells, base)?;
         let len = *offsets.last().unwrap() as usize;
         let mut values = vec![T::default(); len];
-        self.gather_into(blocks, base, &offsets, bytemuck::cast_slice_mut(&mut values))?;
+        self.gather_into(
+            blocks,
+            base,
+            &offsets,
+            bytemuck::cast_slice_mut(&mut values),
+        )?;
         Ok((
             offsets,
             Column::primitive(dtype, wrap(values), None),
@@ -484,12 +525,18 @@ fn bad_object(at: u64, idx: u32, cell: usize, len: usize, obj: Option<(u32, u32)
 fn scan_packed(packed: &[u8], valid: &mut [u8], offsets: &mut [i32]) -> (u64, Vec<Block>) {
     let mut total: u64 = 0;
     let mut blocks = Blocks::new();
-    let groups = packed.chunks(128).zip(valid.iter_mut()).zip(offsets.chunks_mut(8));
+    let groups = packed
+        .chunks(128)
+        .zip(valid.iter_mut())
+        .zip(offsets.chunks_mut(8));
     for (g, ((group, v), out)) in groups.enumerate() {
         // Eight cells that continue the current block (the usual case: writers lay
         // cells out in long runs of consecutive objects) are checked together, without
         // a branch per cell, and appended to it at once.
-        if let (Ok(group), Ok(out)) = (<&[u8; 128]>::try_from(group), <&mut [i32; 8]>::try_from(&mut *out)) {
+        if let (Ok(group), Ok(out)) = (
+            <&[u8; 128]>::try_from(group),
+            <&mut [i32; 8]>::try_from(&mut *out),
+        ) {
             if blocks.extend_by_8(&mut total, g * 8, group, out) {
                 *v = 0xff;
                 continue;
@@ -529,7 +576,12 @@ mod tests {
 
     /// A file image holding global heap collections at the given addresses, each with
     /// `(index, payload)` objects in that order (then free space), 8-byte sizes.
-    fn heap_file(colls: &[(u64, Vec<(u16, Vec<u8>)>)]) -> Vec<u8> {
+    /// `(address, [(index, payload)])` for each heap collection.
+    type Collections = [(u64, Vec<(u16, Vec<u8>)>)];
+    /// `(length, collection address, object index)` of each cell.
+    type Cells = Vec<(u32, u64, u32)>;
+
+    fn heap_file(colls: &Collections) -> Vec<u8> {
         let mut file = Vec::new();
         for (addr, objs) in colls {
             file.resize(*addr as usize, 0);
@@ -554,7 +606,9 @@ mod tests {
     /// Cells `(len, addr, idx)` packed as a VL dataset stores them.
     fn cells(c: &[(u32, u64, u32)]) -> Vec<u8> {
         c.iter()
-            .flat_map(|&(l, a, i)| [&l.to_le_bytes()[..], &a.to_le_bytes(), &i.to_le_bytes()].concat())
+            .flat_map(|&(l, a, i)| {
+                [&l.to_le_bytes()[..], &a.to_le_bytes(), &i.to_le_bytes()].concat()
+            })
             .collect()
     }
 
@@ -565,8 +619,7 @@ mod tests {
         let loaded = read_strings_from(file, &file.to_vec(), raw);
         let kept = arrowsmith_core::RangeCache::new(file.len() as u64);
         let arena = arrowsmith_core::Bump::new();
-        let fetch = arrowsmith_core::source::slice_fetch(file);
-        let host = arrowsmith_core::HostSource::new(&kept, &arena, &fetch);
+        let host = arrowsmith_core::HostSource::over_slice(&kept, &arena, file);
         let on_demand = read_strings_from(file, &host, raw);
         match (&loaded, &on_demand) {
             (Ok(a), Ok(b)) => assert_eq!(a, b),
@@ -576,18 +629,39 @@ mod tests {
         loaded
     }
 
-    fn read_strings_from(file: &[u8], src: &dyn arrowsmith_core::ByteSource, raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
-        let sb = Superblock { version: 0, so: 8, sl: 8, base: 0, location: 0, eof: file.len() as u64, root: 0 };
+    fn read_strings_from(
+        file: &[u8],
+        src: &dyn arrowsmith_core::ByteSource,
+        raw: &[u8],
+    ) -> Result<Vec<Option<Vec<u8>>>> {
+        let sb = Superblock {
+            version: 0,
+            so: 8,
+            sl: 8,
+            base: 0,
+            location: 0,
+            eof: file.len() as u64,
+            root: 0,
+        };
         let ctx = Ctx { src, sb: &sb };
         let tables = GcolCache::default();
-        let dt = Datatype::VlString { size: 16, pad: 0, utf8: false };
+        let dt = Datatype::VlString {
+            size: 16,
+            pad: 0,
+            utf8: false,
+        };
         let mut vl = VlReader::new(&ctx, &tables, u64::MAX).single_gather(&dt);
         assert_eq!(vl.once, src.fetches_on_demand());
         let col = vl.decode_vl(&dt, raw, raw.len() / 16, 16, 0)?;
-        let (Buffer::I32(o), Buffer::U8(v)) = (&col.buffers[0], &col.buffers[1]) else { panic!() };
+        let (Buffer::I32(o), Buffer::U8(v)) = (&col.buffers[0], &col.buffers[1]) else {
+            panic!()
+        };
         Ok((0..col.len)
             .map(|i| {
-                col.validity.as_ref().is_none_or(|b| b.get(i)).then(|| v[o[i] as usize..o[i + 1] as usize].to_vec())
+                col.validity
+                    .as_ref()
+                    .is_none_or(|b| b.get(i))
+                    .then(|| v[o[i] as usize..o[i + 1] as usize].to_vec())
             })
             .collect())
     }
@@ -596,7 +670,9 @@ mod tests {
     /// and exact copies), distinct per object.
     fn payload(c: u64, idx: u16) -> Vec<u8> {
         let n = 1 + (idx as usize * 37 + c as usize) % 90;
-        (0..n).map(|k| (idx as usize * 7 + k + c as usize) as u8).collect()
+        (0..n)
+            .map(|k| (idx as usize * 7 + k + c as usize) as u8)
+            .collect()
     }
 
     /// Every cell order writers and editors produce reads the payload its header names:
@@ -615,7 +691,7 @@ mod tests {
         ];
         let file = heap_file(&colls);
         let cell = |a: u64, i: u16| (payload(a, i).len() as u32, a, i as u32);
-        let mut orders: Vec<(&str, Vec<(u32, u64, u32)>)> = Vec::new();
+        let mut orders: Vec<(&str, Cells)> = Vec::new();
         orders.push(("in order", objs_a.iter().map(|&i| cell(64, i)).collect()));
         let mut rev: Vec<_> = (1..=40).map(|i| cell(64, i)).collect();
         rev.reverse();
@@ -633,14 +709,34 @@ mod tests {
             perm.swap(k, x % (k + 1));
         }
         orders.push(("permuted", perm));
-        orders.push(("shared objects", vec![cell(64, 5), cell(64, 6), cell(64, 5), cell(64, 6), cell(64, 7), cell(64, 2)]));
+        orders.push((
+            "shared objects",
+            vec![
+                cell(64, 5),
+                cell(64, 6),
+                cell(64, 5),
+                cell(64, 6),
+                cell(64, 7),
+                cell(64, 2),
+            ],
+        ));
         orders.push((
             "nulls and empties inside a run",
-            vec![cell(64, 3), (0, 0, 0), cell(64, 4), (0, 64, 0), (0, u64::MAX, 0), cell(64, 5), cell(64, 6)],
+            vec![
+                cell(64, 3),
+                (0, 0, 0),
+                cell(64, 4),
+                (0, 64, 0),
+                (0, u64::MAX, 0),
+                cell(64, 5),
+                cell(64, 6),
+            ],
         ));
         orders.push((
             "two collections in turns",
-            (1..=30).flat_map(|i| [cell(8192, i), cell(64, i)]).collect(),
+            (1..=30)
+                .flat_map(|i| [cell(8192, i), cell(64, i)])
+                .collect(),
         ));
         // Long runs read eight cells at a time: a run broken inside a group of eight (an
         // empty, a null), and runs that change collection at a group's edge.
@@ -650,9 +746,22 @@ mod tests {
         orders.push(("runs broken inside groups of eight", broken));
         orders.push((
             "collections changing at a group's edge",
-            (1..=8).map(|i| cell(64, i)).chain((1..=8).map(|i| cell(8192, i))).chain((9..=24).map(|i| cell(64, i))).collect(),
+            (1..=8)
+                .map(|i| cell(64, i))
+                .chain((1..=8).map(|i| cell(8192, i)))
+                .chain((9..=24).map(|i| cell(64, i)))
+                .collect(),
         ));
-        orders.push(("indexes falling in the heap", vec![cell(64, 43), cell(64, 44), cell(64, 45), cell(64, 39), cell(64, 40)]));
+        orders.push((
+            "indexes falling in the heap",
+            vec![
+                cell(64, 43),
+                cell(64, 44),
+                cell(64, 45),
+                cell(64, 39),
+                cell(64, 40),
+            ],
+        ));
         for (name, c) in orders {
             let got = read_strings(&file, &cells(&c)).unwrap_or_else(|e| panic!("{name}: {e}"));
             let want: Vec<Option<Vec<u8>>> = c

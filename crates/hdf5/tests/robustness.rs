@@ -256,19 +256,18 @@ fn restartable_read_without_plan() {
 /// whole-buffer read, and a read copies little more than the file holds.
 #[test]
 fn host_source_reads_match_whole_buffer() {
-    use arrowsmith_core::{source::slice_fetch, Bump, HostSource};
+    use arrowsmith_core::{Bump, HostSource};
     for name in FILES {
         let b = fixture(name);
         let full = Hdf5File::open(&b).unwrap();
         let paths = arrowsmith_hdf5::dataset_paths(&full, &b).unwrap();
         let kept = RangeCache::new(b.len() as u64);
-        let fetch = slice_fetch(&b);
         let mut arena = Bump::new();
         let (mut fetched, mut most) = (0, 0);
         for p in &paths {
             for (start, count) in [(0, None), (1, Some(2))] {
                 arena.reset();
-                let src = HostSource::new(&kept, &arena, &fetch);
+                let src = HostSource::over_slice(&kept, &arena, &b);
                 let f = Hdf5File::open(&src).unwrap();
                 let got = f.read(&src, p, start, count);
                 match (got, full.read(&b, p, start, count)) {
@@ -280,7 +279,15 @@ fn host_source_reads_match_whole_buffer() {
                 most = most.max(src.fetched_bytes());
             }
         }
-        eprintln!("{name}: {} bytes, {} datasets, most fetched by one read {most}, total {fetched}", b.len(), paths.len());
-        assert!(most <= 2 * b.len() as u64, "{name}: one read fetched {most} bytes of a {}-byte file", b.len());
+        eprintln!(
+            "{name}: {} bytes, {} datasets, most fetched by one read {most}, total {fetched}",
+            b.len(),
+            paths.len()
+        );
+        assert!(
+            most <= 2 * b.len() as u64,
+            "{name}: one read fetched {most} bytes of a {}-byte file",
+            b.len()
+        );
     }
 }

@@ -112,11 +112,18 @@ pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, Decode
     };
     if let Some((h, n, _)) = array {
         if opts.max_depth == 0 {
-            return Err(err(0, ErrorCode::TooDeep, "the top-level array nests deeper than max_depth = 0".into()));
+            return Err(err(
+                0,
+                ErrorCode::TooDeep,
+                "the top-level array nests deeper than max_depth = 0".into(),
+            ));
         }
         let (pieces, end) = walk(bytes, h, Some(n), parts)?;
         if end == bytes.len() {
-            return Ok(Split { in_array: true, pieces });
+            return Ok(Split {
+                in_array: true,
+                pieces,
+            });
         }
         if opts.layout == Layout::Array {
             return Err(trailing(end as u64, bytes.len() as u64));
@@ -125,14 +132,26 @@ pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, Decode
         return Err(not_an_array(bytes));
     }
     let (pieces, _) = walk(bytes, 0, None, parts)?;
-    Ok(Split { in_array: false, pieces })
+    Ok(Split {
+        in_array: false,
+        pieces,
+    })
 }
 
 /// Walk `count` values (or to the end) from `pos`, cutting a piece every ~len/parts bytes.
-fn walk(bytes: &[u8], mut pos: usize, count: Option<u64>, parts: usize) -> Result<(Vec<Piece>, usize), DecodeError> {
+fn walk(
+    bytes: &[u8],
+    mut pos: usize,
+    count: Option<u64>,
+    parts: usize,
+) -> Result<(Vec<Piece>, usize), DecodeError> {
     let target = (bytes.len() - pos).div_ceil(parts).max(1);
     let mut pieces = Vec::with_capacity(parts);
-    let mut piece = Piece { start: pos, end: pos, rows: 0 };
+    let mut piece = Piece {
+        start: pos,
+        end: pos,
+        rows: 0,
+    };
     let mut left = count;
     loop {
         match left {
@@ -146,7 +165,11 @@ fn walk(bytes: &[u8], mut pos: usize, count: Option<u64>, parts: usize) -> Resul
         if pos - piece.start >= target {
             piece.end = pos;
             pieces.push(piece);
-            piece = Piece { start: pos, end: pos, rows: 0 };
+            piece = Piece {
+                start: pos,
+                end: pos,
+                rows: 0,
+            };
         }
     }
     if piece.rows > 0 {
@@ -158,7 +181,12 @@ fn walk(bytes: &[u8], mut pos: usize, count: Option<u64>, parts: usize) -> Resul
 
 /// Decode one piece of a [`split`]: its bytes, where they start in the whole input (so
 /// error offsets stay absolute) and whether they are array elements.
-pub fn decode_piece(bytes: &[u8], base: u64, in_array: bool, opts: &Options) -> Result<Batch, DecodeError> {
+pub fn decode_piece(
+    bytes: &[u8],
+    base: u64,
+    in_array: bool,
+    opts: &Options,
+) -> Result<Batch, DecodeError> {
     let mut p = Parser::new(bytes, base, opts.max_depth, opts.fast_path);
     let mut root = Builder::new();
     p.seq(&mut root, usize::MAX, usize::from(in_array), true)?;
@@ -196,7 +224,10 @@ mod tests {
         let whole = decode(bytes, opts).unwrap();
         let s = split(bytes, parts, opts).unwrap();
         assert!(s.pieces.len() <= parts.max(1));
-        assert_eq!(s.pieces.iter().map(|p| p.rows).sum::<usize>(), whole.num_rows);
+        assert_eq!(
+            s.pieces.iter().map(|p| p.rows).sum::<usize>(),
+            whole.num_rows
+        );
         let mut at = s.pieces.first().map_or(0, |p| p.start);
         let mut rows = 0;
         for p in &s.pieces {
@@ -258,7 +289,15 @@ mod tests {
         let s = split(&bytes, 2, &Options::default()).unwrap();
         assert!(!s.in_array);
         assert_eq!(s.pieces.iter().map(|p| p.rows).sum::<usize>(), 2);
-        let e = split(&bytes, 2, &Options { layout: Layout::Array, ..Options::default() }).unwrap_err();
+        let e = split(
+            &bytes,
+            2,
+            &Options {
+                layout: Layout::Array,
+                ..Options::default()
+            },
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::Invalid);
     }
 
@@ -268,10 +307,20 @@ mod tests {
         let e = split(&bytes[..bytes.len() - 1], 2, &Options::default()).unwrap_err();
         assert_eq!(e.code, ErrorCode::Truncated);
         // array32 claiming 4 G elements of which one is present.
-        let e = split(&[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01], 2, &Options::default()).unwrap_err();
+        let e = split(
+            &[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
+            2,
+            &Options::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::Truncated);
         // a map claiming 2^32-1 entries inside an array.
-        let e = split(&[0x91, 0xdf, 0xff, 0xff, 0xff, 0xff], 2, &Options::default()).unwrap_err();
+        let e = split(
+            &[0x91, 0xdf, 0xff, 0xff, 0xff, 0xff],
+            2,
+            &Options::default(),
+        )
+        .unwrap_err();
         assert_eq!(e.code, ErrorCode::Truncated);
     }
 
@@ -287,7 +336,15 @@ mod tests {
         let first_err = s
             .pieces
             .iter()
-            .find_map(|p| decode_piece(&bytes[p.start..p.end], p.start as u64, s.in_array, &Options::default()).err())
+            .find_map(|p| {
+                decode_piece(
+                    &bytes[p.start..p.end],
+                    p.start as u64,
+                    s.in_array,
+                    &Options::default(),
+                )
+                .err()
+            })
             .unwrap();
         assert_eq!(first_err.offset, whole.offset);
         assert_eq!(first_err.code, whole.code);

@@ -290,7 +290,7 @@ fn expand<T: Copy + Default>(
             out.push(T::default());
         }
     };
-    while i < hi && i % 8 != 0 {
+    while i < hi && !i.is_multiple_of(8) {
         one(out, i, &mut k);
         i += 1;
     }
@@ -320,7 +320,7 @@ fn msb_bit(bitmap: &[u8], i: usize) -> bool {
 pub(crate) fn popcount_prefix(bitmap: &[u8], n: usize) -> usize {
     let full = n / 8;
     let mut c: usize = bitmap[..full].iter().map(|b| b.count_ones() as usize).sum();
-    if n % 8 != 0 {
+    if !n.is_multiple_of(8) {
         c += (bitmap[full] & (0xffu8 << (8 - n % 8))).count_ones() as usize;
     }
     c

@@ -172,7 +172,13 @@ impl PageWalker {
                         return Err(err(offset, ErrorCode::Invalid, format!("page header at byte {offset}: uncompressed size {uncompressed} is implausible for {compressed} compressed bytes")));
                     }
                     self.pos = body + compressed as u64;
-                    return Ok(PageHeader { offset, uncompressed, compressed, stats, body });
+                    return Ok(PageHeader {
+                        offset,
+                        uncompressed,
+                        compressed,
+                        stats,
+                        body,
+                    });
                 }
             }
         }

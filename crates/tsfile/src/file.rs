@@ -307,10 +307,17 @@ impl TsFile {
             return Ok(None);
         };
         let series = self.device_series(src, d)?;
-        Ok(series.iter().filter(|s| s.stats.count > 0).fold(None, |acc, s| {
-            let (a, b, n) = acc.unwrap_or((i64::MAX, i64::MIN, 0));
-            Some((a.min(s.stats.start), b.max(s.stats.end), n.max(s.stats.count)))
-        }))
+        Ok(series
+            .iter()
+            .filter(|s| s.stats.count > 0)
+            .fold(None, |acc, s| {
+                let (a, b, n) = acc.unwrap_or((i64::MAX, i64::MIN, 0));
+                Some((
+                    a.min(s.stats.start),
+                    b.max(s.stats.end),
+                    n.max(s.stats.count),
+                ))
+            }))
     }
 
     /// All TimeseriesMetadata of one device, sorted by name as in the file.

@@ -11,8 +11,8 @@ use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
 use crate::types::{Compression, Encoding, TsType};
 use arrowsmith_core::{
-    Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field,
-    Result, TimeUnit,
+    Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Result,
+    TimeUnit,
 };
 
 /// What to read. Every filter is optional; `None` means "everything".
@@ -706,19 +706,16 @@ impl TsFile {
                     if p.is_empty() {
                         continue;
                     }
-                    if p.stats.is_some_and(|ps| ps.count > 0 && ps.start > plan.end) {
+                    if p.stats
+                        .is_some_and(|ps| ps.count > 0 && ps.start > plan.end)
+                    {
                         break; // pages are in time order: the rest of the chunk is past the range
                     }
                     if !page_overlaps(&p.stats.unwrap_or(c.stats), plan.start, plan.end) {
                         continue;
                     }
-                    decompress(
-                        comp,
-                        p.read_body(src)?,
-                        p.uncompressed,
-                        &mut scratch.page,
-                    )
-                    .map_err(|m| page_err(&p, "", m))?;
+                    decompress(comp, p.read_body(src)?, p.uncompressed, &mut scratch.page)
+                        .map_err(|m| page_err(&p, "", m))?;
                     let page = &scratch.page;
                     let mut pos = 0;
                     let tlen = crate::bytes::uvarint(page, &mut pos)

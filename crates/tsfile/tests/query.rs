@@ -329,25 +329,35 @@ fn range_query(cols: &[&str], start: i64, end: i64) -> Query {
 #[test]
 fn host_source_reads_only_pages_in_range() {
     use arrowsmith_core::{Bump, HostSource};
-    for name in ["cpp_long_pages_ts2diff_lz4", "cpp_multipage_gorilla_lz4", "cpp_tree_mixed", "../remote/table_16dev"] {
+    for name in [
+        "cpp_long_pages_ts2diff_lz4",
+        "cpp_multipage_gorilla_lz4",
+        "cpp_tree_mixed",
+        "../remote/table_16dev",
+    ] {
         let file = std::fs::read(fixtures_dir().join(format!("{name}.tsfile"))).unwrap();
         let f = TsFile::open(&file).unwrap();
         let (a, b) = f.index_range();
         let mut kept = RangeCache::new(file.len() as u64);
         kept.insert(0, file[..7].to_vec());
         kept.insert(a, file[a as usize..b as usize].to_vec());
-        let fetch = arrowsmith_core::source::slice_fetch(&file);
         let series = f.timeseries(&file).unwrap();
-        let (lo, hi) = series.iter().fold((i64::MAX, i64::MIN), |(l, h), s| (l.min(s.start), h.max(s.end)));
+        let (lo, hi) = series.iter().fold((i64::MAX, i64::MIN), |(l, h), s| {
+            (l.min(s.start), h.max(s.end))
+        });
         let (t1, t2) = (lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3);
-        let third = Query { start: Some(t1), end: Some(t2), ..Default::default() };
+        let third = Query {
+            start: Some(t1),
+            end: Some(t2),
+            ..Default::default()
+        };
         let mut fetched = Vec::new();
         let mut arena = Bump::new();
         for q in [Query::default(), third] {
             for _ in 0..2 {
                 // Twice with one arena, reset between reads as the wasm reader does.
                 arena.reset();
-                let src = HostSource::new(&kept, &arena, &fetch);
+                let src = HostSource::over_slice(&kept, &arena, &file);
                 let got = f.read(&src, &q).unwrap();
                 assert_eq!(got, f.read(&file, &q).unwrap(), "{name}");
                 fetched.push(src.fetched_bytes());
@@ -356,15 +366,26 @@ fn host_source_reads_only_pages_in_range() {
         // Whole chunks are fetched in one piece: a full read copies the file once, plus a
         // header window and a tail per chunk.
         let chunks: usize = series.iter().map(|s| s.chunks).sum();
-        assert!(fetched[1] as usize <= file.len() + 256 * chunks, "{name}: {fetched:?}");
+        assert!(
+            fetched[1] as usize <= file.len() + 256 * chunks,
+            "{name}: {fetched:?}"
+        );
         if name == "cpp_long_pages_ts2diff_lz4" {
             let fx = load(name);
-            let cols: Vec<String> = fx.meta["fields"].as_array().unwrap().iter().map(|f| f[0].as_str().unwrap().to_string()).collect();
+            let cols: Vec<String> = fx.meta["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|f| f[0].as_str().unwrap().to_string())
+                .collect();
             let cols: Vec<&str> = cols.iter().map(|s| s.as_str()).collect();
             arena.reset();
-            let src = HostSource::new(&kept, &arena, &fetch);
+            let src = HostSource::over_slice(&kept, &arena, &file);
             let got = f.read(&src, &range_query(&cols, t1, t2)).unwrap();
-            assert_rows(&rows(&got, &cols), &expected(&fx.meta, |_, t| t >= t1 && t <= t2, &cols));
+            assert_rows(
+                &rows(&got, &cols),
+                &expected(&fx.meta, |_, t| t >= t1 && t <= t2, &cols),
+            );
             // 4 of each chunk's 10 pages overlap the middle third; the rest cost a header read.
             assert!(
                 (fetched[3] as f64) < 0.55 * fetched[1] as f64,

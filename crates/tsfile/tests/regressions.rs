@@ -13,7 +13,12 @@ fn fuzz_regressions() {
         let Ok(f) = TsFile::open(&b) else { continue };
         let _ = f.timeseries(&b);
         let _ = f.read(&b, &Query::default());
-        let slice = Query { start: Some(1_650_000_001_000), end: Some(1_700_000_000_500), limit: Some(100), ..Default::default() };
+        let slice = Query {
+            start: Some(1_650_000_001_000),
+            end: Some(1_700_000_000_500),
+            limit: Some(100),
+            ..Default::default()
+        };
         let _ = f.read(&b, &slice);
     }
     assert!(seen > 0);

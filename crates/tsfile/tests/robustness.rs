@@ -6,6 +6,8 @@ use arrowsmith_core::ErrorCode;
 use arrowsmith_tsfile::{Query, TsFile};
 use common::fixtures_dir;
 
+// `&Vec`, not `&[u8]`: the readers take `&dyn ByteSource`, which needs a sized source.
+#[allow(clippy::ptr_arg)]
 fn try_all(bytes: &Vec<u8>) -> Result<usize, arrowsmith_core::DecodeError> {
     let f = TsFile::open(bytes)?;
     let _ = f.timeseries(bytes);
@@ -15,14 +17,17 @@ fn try_all(bytes: &Vec<u8>) -> Result<usize, arrowsmith_core::DecodeError> {
     // (page headers walked, bodies skipped) must give the same answer.
     let arena = arrowsmith_core::Bump::new();
     let kept = arrowsmith_core::RangeCache::new(bytes.len() as u64);
-    let fetch = arrowsmith_core::source::slice_fetch(bytes);
-    let src = arrowsmith_core::HostSource::new(&kept, &arena, &fetch);
+    let src = arrowsmith_core::HostSource::over_slice(&kept, &arena, bytes);
     match f.read(&src, &Query::default()) {
         // Compared as text: a mutated file may decode NaNs, which are never == themselves.
         Ok(h) => assert_eq!(format!("{h:?}"), format!("{b:?}")),
         Err(e) => panic!("host source: {e}"),
     }
-    let slice = Query { start: Some(1_600_000_000_000), end: Some(1_800_000_000_000), ..Default::default() };
+    let slice = Query {
+        start: Some(1_600_000_000_000),
+        end: Some(1_800_000_000_000),
+        ..Default::default()
+    };
     let _ = f.read(&src, &slice);
     Ok(b.num_rows)
 }

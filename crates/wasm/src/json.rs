@@ -150,12 +150,20 @@ pub fn entries(entries: &[Entry]) -> String {
 pub fn dataset_info(i: &DatasetInfo) -> String {
     obj()
         .raw("shape", &array(&i.shape, |d| d.to_string()))
-        .raw("maxshape", &array(&i.maxshape, |d| d.map_or("null".into(), |d| d.to_string())))
+        .raw(
+            "maxshape",
+            &array(&i.maxshape, |d| d.map_or("null".into(), |d| d.to_string())),
+        )
         .str("dtype", &i.dtype)
         .num("elementSize", i.element_size)
         .str("layout", &i.layout)
         .num("layoutVersion", i.layout_version)
-        .raw("chunks", &i.chunks.as_ref().map_or("null".into(), |c| array(c, |d| d.to_string())))
+        .raw(
+            "chunks",
+            &i.chunks
+                .as_ref()
+                .map_or("null".into(), |c| array(c, |d| d.to_string())),
+        )
         .opt_str("chunkIndex", i.chunk_index.as_deref())
         .raw("filters", &array(&i.filters, |f| str_json(f)))
         .raw("fields", &array(&i.fields, |f| str_json(&f.name)))

@@ -56,12 +56,18 @@ impl Drop for DecodedBatch {
 }
 
 fn batch(b: Batch) -> DecodedBatch {
-    DecodedBatch { batch: b, recycle: false }
+    DecodedBatch {
+        batch: b,
+        recycle: false,
+    }
 }
 
 /// A batch of an HDF5 read, whose byte buffers are recycled.
 fn hdf5_batch(b: Batch) -> DecodedBatch {
-    DecodedBatch { batch: b, recycle: true }
+    DecodedBatch {
+        batch: b,
+        recycle: true,
+    }
 }
 
 fn js_error(e: DecodeError) -> JsValue {
@@ -93,29 +99,63 @@ fn msgpack_options(layout: u8, fast_path: bool, max_depth: u32) -> msgpack::Opti
         },
         fast_path,
         max_depth: max_depth as usize,
-        ..Default::default()
     }
 }
 
 /// Decode a whole MessagePack buffer. `layout`: 0 auto, 1 array, 2 stream.
 #[wasm_bindgen(js_name = decodeMsgpack)]
-pub fn decode_msgpack(bytes: &[u8], layout: u8, fast_path: bool, max_depth: u32) -> Result<DecodedBatch, JsValue> {
-    msgpack::decode(bytes, &msgpack_options(layout, fast_path, max_depth)).map(batch).map_err(js_error)
+pub fn decode_msgpack(
+    bytes: &[u8],
+    layout: u8,
+    fast_path: bool,
+    max_depth: u32,
+) -> Result<DecodedBatch, JsValue> {
+    msgpack::decode(bytes, &msgpack_options(layout, fast_path, max_depth))
+        .map(batch)
+        .map_err(js_error)
 }
 
 /// Cut an input into at most `parts` pieces at row boundaries (for a worker pool):
 /// `[inArray, start0, end0, rows0, start1, ...]`.
 #[wasm_bindgen(js_name = msgpackSplit)]
-pub fn msgpack_split(bytes: &[u8], layout: u8, parts: u32, max_depth: u32) -> Result<Vec<f64>, JsValue> {
-    let s = msgpack::split(bytes, parts as usize, &msgpack_options(layout, true, max_depth)).map_err(js_error)?;
-    let pieces = s.pieces.iter().flat_map(|p| [p.start as f64, p.end as f64, p.rows as f64]);
-    Ok(std::iter::once(f64::from(u8::from(s.in_array))).chain(pieces).collect())
+pub fn msgpack_split(
+    bytes: &[u8],
+    layout: u8,
+    parts: u32,
+    max_depth: u32,
+) -> Result<Vec<f64>, JsValue> {
+    let s = msgpack::split(
+        bytes,
+        parts as usize,
+        &msgpack_options(layout, true, max_depth),
+    )
+    .map_err(js_error)?;
+    let pieces = s
+        .pieces
+        .iter()
+        .flat_map(|p| [p.start as f64, p.end as f64, p.rows as f64]);
+    Ok(std::iter::once(f64::from(u8::from(s.in_array)))
+        .chain(pieces)
+        .collect())
 }
 
 /// Decode one piece of a split; `base` is where it starts in the whole input.
 #[wasm_bindgen(js_name = decodeMsgpackPiece)]
-pub fn decode_msgpack_piece(bytes: &[u8], base: f64, in_array: bool, fast_path: bool, max_depth: u32) -> Result<DecodedBatch, JsValue> {
-    msgpack::decode_piece(bytes, base as u64, in_array, &msgpack_options(0, fast_path, max_depth)).map(batch).map_err(js_error)
+pub fn decode_msgpack_piece(
+    bytes: &[u8],
+    base: f64,
+    in_array: bool,
+    fast_path: bool,
+    max_depth: u32,
+) -> Result<DecodedBatch, JsValue> {
+    msgpack::decode_piece(
+        bytes,
+        base as u64,
+        in_array,
+        &msgpack_options(0, fast_path, max_depth),
+    )
+    .map(batch)
+    .map_err(js_error)
 }
 
 /// Incremental MessagePack decoding: push chunks as they arrive, take batches of rows.
@@ -128,7 +168,9 @@ pub struct MsgpackStream {
 impl MsgpackStream {
     #[wasm_bindgen(constructor)]
     pub fn new(layout: u8, fast_path: bool, max_depth: u32) -> MsgpackStream {
-        MsgpackStream { inner: msgpack::StreamDecoder::new(msgpack_options(layout, fast_path, max_depth)) }
+        MsgpackStream {
+            inner: msgpack::StreamDecoder::new(msgpack_options(layout, fast_path, max_depth)),
+        }
     }
 
     pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsValue> {
@@ -142,7 +184,10 @@ impl MsgpackStream {
 
     #[wasm_bindgen(js_name = takeBatch)]
     pub fn take_batch(&mut self, max_rows: usize) -> Result<Option<DecodedBatch>, JsValue> {
-        self.inner.take_batch(max_rows).map(|o| o.map(batch)).map_err(js_error)
+        self.inner
+            .take_batch(max_rows)
+            .map(|o| o.map(batch))
+            .map_err(js_error)
     }
 
     pub fn finish(&mut self) -> Result<Option<DecodedBatch>, JsValue> {
@@ -153,11 +198,18 @@ impl MsgpackStream {
 /// Byte ranges `[start0, end0, start1, end1, ...]` as f64 (exact below 2^53).
 /// (TsFile plans are (start, end); HDF5 plans are (offset, length) and converted.)
 fn ranges(r: Vec<(u64, u64)>) -> Vec<f64> {
-    r.into_iter().flat_map(|(a, b)| [a as f64, b as f64]).collect()
+    r.into_iter()
+        .flat_map(|(a, b)| [a as f64, b as f64])
+        .collect()
 }
 
 fn not_open(format: arrowsmith_core::Format) -> JsValue {
-    js_error(DecodeError::new(format, 0, arrowsmith_core::ErrorCode::Invalid, "the file is not open yet"))
+    js_error(DecodeError::new(
+        format,
+        0,
+        arrowsmith_core::ErrorCode::Invalid,
+        "the file is not open yet",
+    ))
 }
 
 #[wasm_bindgen]
@@ -174,13 +226,22 @@ const ARENA_KEEP: usize = 64 << 20;
 
 /// Run a read over `kept` plus bytes fetched from `host` on demand into `arena` (emptied
 /// first; freed after when it grew large, so memory stays flat across reads).
-fn with_host<R>(kept: &RangeCache, arena: &mut Bump, host: &ByteHost, read: impl FnOnce(&HostSource) -> R) -> R {
+fn with_host<R>(
+    kept: &RangeCache,
+    arena: &mut Bump,
+    host: &ByteHost,
+    read: impl FnOnce(&HostSource) -> R,
+) -> R {
     arena.reset();
-    // The host writes all `len` bytes or throws (then the read fails with need-bytes).
     let fetch = |off: u64, dst: &mut [std::mem::MaybeUninit<u8>]| {
-        host.read_into(off as f64, dst.as_mut_ptr() as u32, dst.len() as u32).is_ok()
+        host.read_into(off as f64, dst.as_mut_ptr() as u32, dst.len() as u32)
+            .is_ok()
     };
-    let out = read(&HostSource::new(kept, arena, &fetch));
+    // SAFETY: the JS host (`ByteHost.readInto`, filereader.ts) copies all `len` bytes or
+    // throws; a throw is `Err` here, so `true` means every byte of `dst` was written.
+    #[allow(unsafe_code)]
+    let source = unsafe { HostSource::new(kept, arena, &fetch) };
+    let out = read(&source);
     if arena.allocated_bytes() > ARENA_KEEP {
         *arena = Bump::new();
     }
@@ -200,7 +261,11 @@ pub struct TsFileReader {
 impl TsFileReader {
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> TsFileReader {
-        TsFileReader { cache: RangeCache::new(size as u64), file: None, arena: Bump::new() }
+        TsFileReader {
+            cache: RangeCache::new(size as u64),
+            file: None,
+            arena: Bump::new(),
+        }
     }
 
     /// Hand over the bytes at `offset` (an answer to a `need-bytes` error).
@@ -223,7 +288,9 @@ impl TsFileReader {
     }
 
     fn file(&self) -> Result<&TsFile, JsValue> {
-        self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))
+        self.file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))
     }
 
     /// Table schemas (v4) as JSON.
@@ -239,31 +306,47 @@ impl TsFileReader {
     /// Every series (tree view) as JSON.
     pub fn timeseries(&self) -> Result<String, JsValue> {
         let f = self.file()?;
-        f.timeseries(&self.cache).map(|t| json::timeseries(&t)).map_err(js_error)
+        f.timeseries(&self.cache)
+            .map(|t| json::timeseries(&t))
+            .map_err(js_error)
     }
 
     /// `[start, end, rows]` of one device (empty when unknown or without data).
     #[wasm_bindgen(js_name = deviceSpan)]
     pub fn device_span(&self, path: &str) -> Result<Vec<i64>, JsValue> {
-        let span = self.file()?.device_span(&self.cache, path).map_err(js_error)?;
+        let span = self
+            .file()?
+            .device_span(&self.cache, path)
+            .map_err(js_error)?;
         Ok(span.map_or_else(Vec::new, |(a, b, n)| vec![a, b, n as i64]))
     }
 
     /// Byte ranges the query needs, coalesced, for prefetching.
     pub fn plan(&self, q: &TsQuery) -> Result<Vec<f64>, JsValue> {
-        self.file()?.plan(&self.cache, &q.0).map(ranges).map_err(js_error)
+        self.file()?
+            .plan(&self.cache, &q.0)
+            .map(ranges)
+            .map_err(js_error)
     }
 
     pub fn read(&self, q: &TsQuery) -> Result<DecodedBatch, JsValue> {
-        self.file()?.read(&self.cache, &q.0).map(batch).map_err(js_error)
+        self.file()?
+            .read(&self.cache, &q.0)
+            .map(batch)
+            .map_err(js_error)
     }
 
     /// `read` for a file in JS memory: missing bytes are copied from `host` as the reader
     /// reaches them, so only the pages it decodes cross into wasm (no plan, no restarts).
     #[wasm_bindgen(js_name = readFrom)]
     pub fn read_from(&mut self, q: &TsQuery, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
-        let f = self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))?;
-        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, &q.0)).map(batch).map_err(js_error)
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))?;
+        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, &q.0))
+            .map(batch)
+            .map_err(js_error)
     }
 }
 
@@ -290,7 +373,10 @@ impl TsQuery {
             columns: (!columns.is_empty()).then_some(columns),
             start,
             end,
-            tags: tags.chunks_exact(2).map(|kv| (kv[0].clone(), kv[1].clone())).collect(),
+            tags: tags
+                .chunks_exact(2)
+                .map(|kv| (kv[0].clone(), kv[1].clone()))
+                .collect(),
             limit: limit.map(|l| l as usize),
         })
     }
@@ -311,7 +397,11 @@ pub struct Hdf5Reader {
 impl Hdf5Reader {
     #[wasm_bindgen(constructor)]
     pub fn new(size: f64) -> Hdf5Reader {
-        Hdf5Reader { cache: RangeCache::keeping_neighbours(size as u64), file: None, arena: Bump::new() }
+        Hdf5Reader {
+            cache: RangeCache::keeping_neighbours(size as u64),
+            file: None,
+            arena: Bump::new(),
+        }
     }
 
     pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
@@ -330,45 +420,82 @@ impl Hdf5Reader {
     }
 
     fn file(&self) -> Result<&Hdf5File, JsValue> {
-        self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))
+        self.file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))
     }
 
     /// Children of a group as JSON (name, kind, shape, dtype).
     pub fn list(&self, path: &str) -> Result<String, JsValue> {
-        self.file()?.list(&self.cache, path).map(|e| json::entries(&e)).map_err(js_error)
+        self.file()?
+            .list(&self.cache, path)
+            .map(|e| json::entries(&e))
+            .map_err(js_error)
     }
 
     /// A dataset's shape, type, layout, chunks and filters as JSON.
     pub fn info(&self, path: &str) -> Result<String, JsValue> {
-        self.file()?.info(&self.cache, path).map(|i| json::dataset_info(&i)).map_err(js_error)
+        self.file()?
+            .info(&self.cache, path)
+            .map(|i| json::dataset_info(&i))
+            .map_err(js_error)
     }
 
     /// An object's attributes, each as a one-column batch named after it.
     pub fn attrs(&self, path: &str) -> Result<Vec<DecodedBatch>, JsValue> {
         let attrs = self.file()?.attrs(&self.cache, path).map_err(js_error)?;
-        Ok(attrs.into_iter().map(|(name, col)| batch(single(name, col))).collect())
+        Ok(attrs
+            .into_iter()
+            .map(|(name, col)| batch(single(name, col)))
+            .collect())
     }
 
     pub fn plan(&self, path: &str, start: f64, count: Option<f64>) -> Result<Vec<f64>, JsValue> {
         let f = self.file()?;
         f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
-            .map(|r| ranges(r.into_iter().map(|(offset, len)| (offset, offset + len)).collect()))
+            .map(|r| {
+                ranges(
+                    r.into_iter()
+                        .map(|(offset, len)| (offset, offset + len))
+                        .collect(),
+                )
+            })
             .map_err(js_error)
     }
 
     /// Rows `start..start+count` of a dataset (all rows when count is absent).
-    pub fn read(&self, path: &str, start: f64, count: Option<f64>) -> Result<DecodedBatch, JsValue> {
+    pub fn read(
+        &self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+    ) -> Result<DecodedBatch, JsValue> {
         let f = self.file()?;
-        f.read(&self.cache, path, start as u64, count.map(|c| c as u64)).map(hdf5_batch).map_err(js_error)
+        f.read(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map(hdf5_batch)
+            .map_err(js_error)
     }
 
     /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
     /// them (no restarts for missing ranges, nothing copied twice).
     #[wasm_bindgen(js_name = readFrom)]
-    pub fn read_from(&mut self, path: &str, start: f64, count: Option<f64>, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
-        let f = self.file.as_ref().ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+    pub fn read_from(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        host: &ByteHost,
+    ) -> Result<DecodedBatch, JsValue> {
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
         let count = count.map(|c| c as u64);
-        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, path, start as u64, count)).map(hdf5_batch).map_err(js_error)
+        with_host(&self.cache, &mut self.arena, host, |src| {
+            f.read(src, path, start as u64, count)
+        })
+        .map(hdf5_batch)
+        .map_err(js_error)
     }
 }
 

@@ -6,7 +6,7 @@
 import {
   Binary,
   Bool,
-  DataType,
+  type DataType,
   DateDay,
   Dictionary,
   Field,

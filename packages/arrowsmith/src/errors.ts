@@ -59,3 +59,6 @@ export function toDecodeError(e: unknown): unknown {
   }
   return e;
 }
+
+/** The pool's pieces do not share one schema (a decoder inferred types per piece): redo the work whole. */
+export class SchemaMismatch extends Error {}

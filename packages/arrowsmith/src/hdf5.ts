@@ -2,7 +2,7 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { WasmBatchHandle } from './arrow.js';
 import { FileReaderBase, type ByteHost } from './filereader.js';
-import { SchemaMismatch } from './pool/assemble.js';
+import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';

@@ -14,7 +14,8 @@ export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackStream, type MsgpackOptions, type MsgpackPoolOptions, type MsgpackStreamOptions, type ChunkSource } from './msgpack.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
 export { simdSupported, type InitOptions, type WasmSource } from './wasm.js';
-export { openTsFile, TsFile, type TsFileQuery, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
+export type { TimeValue, TsFileQuery } from './types.js';
+export { openTsFile, TsFile, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
 export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5Options } from './hdf5.js';
 export type { FileSource, RangeReader } from './source.js';
 

@@ -2,7 +2,7 @@
 import type { RecordBatch, Table } from 'apache-arrow';
 import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
 import { toDecodeError, wasmCall } from './errors.js';
-import { SchemaMismatch } from './pool/assemble.js';
+import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import { guessCuts, isNumberArray } from './msgpack-cuts.js';
 import { isShared, type Decoded, type Job } from './pool/protocol.js';

@@ -2,10 +2,11 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { BatchDesc, WasmBatchHandle } from './arrow.js';
 import { FileReaderBase, type ByteHost } from './filereader.js';
-import { SchemaMismatch } from './pool/assemble.js';
+import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
+import type { TimeValue, TsFileQuery } from './types.js';
 import { current, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
@@ -36,28 +37,6 @@ export interface TsFileSeries {
   start: bigint;
   end: bigint;
   chunks: number;
-}
-
-export type TimeValue = number | bigint | Date;
-
-export interface TsFileQuery {
-  /** v4 table name (default: the only table, or the tree-model devices). */
-  table?: string;
-  /** Device paths to read (default: all). */
-  devices?: string[];
-  /** Field columns to read (default: all); `time` and tag columns always come along. */
-  columns?: string[];
-  /** Inclusive time range, in the file's time unit (ms unless the writer chose another). */
-  start?: TimeValue;
-  end?: TimeValue;
-  /** Equality filter per tag column. */
-  tags?: Record<string, string>;
-  /** At most this many rows. */
-  limit?: number;
-  /** Unit of the `time` column's Arrow type (the values are the file's). Default 'ms'. */
-  timeUnit?: 's' | 'ms' | 'us' | 'ns';
-  /** Cancels a read on a worker pool (the busy workers are replaced). */
-  signal?: AbortSignal;
 }
 
 export interface TsFileOptions {

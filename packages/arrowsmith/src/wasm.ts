@@ -170,7 +170,7 @@ export function loadSync(bytesFor: (variant: 'simd' | 'scalar') => BufferSource,
  */
 function probe(l: Loaded): boolean {
   const ints = Array.from({ length: 40 }, (_, i) => ((i * 37) % 160) - 32); // -32..127
-  const floats = [1.5, -2.25, 1e300, -0.0, 3.141592653589793, 6.02e23];
+  const floats = [1.5, -2.25, 1e300, -0.0, Math.PI, 6.02e23];
   const u16 = [256, 1000, 65535, 300, 40000];
   const bytes: number[] = [];
   const n = ints.length + floats.length + u16.length;

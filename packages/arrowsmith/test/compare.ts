@@ -3,7 +3,7 @@
  * imports here: the browser suite bundles this file too.
  */
 import { decode as refDecode, decodeMulti, decodeTimestampToTimeSpec, ExtensionCodec } from '@msgpack/msgpack';
-import { type Data, type Table, Type, type Vector } from 'apache-arrow';
+import { type Data, type FixedSizeList, type Float, Precision, type Table, Type, type Vector } from 'apache-arrow';
 
 /** @msgpack/msgpack with exact integers (bigint beyond 2^53) and nanosecond timestamps. */
 const codec = new ExtensionCodec();
@@ -42,10 +42,10 @@ function dataValue(d: Data, i: number): unknown {
   switch (d.typeId) {
     case Type.Null: return null;
     case Type.Bool: return ((d.values[k >> 3]! >> (k & 7)) & 1) === 1;
-    case Type.Float: return d.type.precision === 0 ? half(d.values[k]) : d.values[k];
+    case Type.Float: return (d.type as Float).precision === Precision.HALF ? half(d.values[k]) : d.values[k];
     case Type.Int: case Type.Date: case Type.Timestamp: return d.values[k];
     case Type.FixedSizeList: {
-      const n = d.type.listSize;
+      const n = (d.type as FixedSizeList).listSize;
       return Array.from({ length: n }, (_, j) => dataValue(d.children[0]!, k * n + j));
     }
     case Type.Utf8: return new TextDecoder().decode(d.values.subarray(d.valueOffsets[k]!, d.valueOffsets[k + 1]!));

@@ -9,6 +9,7 @@ export function parseExact(text: string): unknown {
   return JSON.parse(text.replace(/([[,:]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the expected JSON is written by each format's reference reader, with its own shape
 export function fixturePairs(dir: string, ext: string): { name: string; data: Uint8Array; json: any }[] {
   const root = join(FIXTURES, dir);
   return readdirSync(root)

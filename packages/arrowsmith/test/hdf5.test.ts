@@ -55,7 +55,7 @@ describe('HDF5 (wasm, Node)', () => {
       const f = await openHdf5(data, options());
       const problems: string[] = [];
       for (const [path, ds] of Object.entries(json.datasets as Record<string, { rows: unknown[] | unknown; shape: number[] }>)) {
-        let t;
+        let t: Awaited<ReturnType<typeof f.read>>;
         try {
           t = await f.read(path);
         } catch (e) {

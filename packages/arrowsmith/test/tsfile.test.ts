@@ -98,7 +98,7 @@ describe('TsFile (wasm, Node)', () => {
     const { data, json } = fixtures.find((f) => f.json.devices?.[0]?.columns)!;
     const whole = await (await openTsFile(data)).read({ table: json.table });
     const reads: number[] = [];
-    const blob = new Blob([data]);
+    const blob = new Blob([data as Uint8Array<ArrayBuffer>]);
     const src = { size: blob.size, read: async (o: number, n: number) => (reads.push(n), new Uint8Array(await blob.slice(o, o + n).arrayBuffer())) };
     const viaRanges = await (await openTsFile(src)).read({ table: json.table });
     expect(viaRanges.numRows).toBe(whole.numRows);

@@ -1,5 +1,5 @@
 // Small helpers on Arrow tables shared by the adapters (and the page).
-import { DataType, Table, type Field } from 'apache-arrow';
+import { DataType, type Table, type Field } from 'apache-arrow';
 import type { TreeNode } from './types.js';
 
 /** The schema as tree nodes (nested struct/list children below their parent). */

@@ -4,9 +4,9 @@
 //! The SIMD128 variant is compiled only when the build enables `simd128`; the scalar
 //! variant is the reference and the fallback, and both are tested to agree.
 
+mod scalar;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
-mod scalar;
 
 /// True when this build uses the SIMD128 kernels.
 pub const ENABLED: bool = cfg!(all(target_arch = "wasm32", target_feature = "simd128"));
@@ -16,7 +16,7 @@ pub const ENABLED: bool = cfg!(all(target_arch = "wasm32", target_feature = "sim
 #[inline]
 pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len());
-    assert!(matches!(width, 1 | 2 | 4 | 8) && src.len() % width == 0);
+    assert!(matches!(width, 1 | 2 | 4 | 8) && src.len().is_multiple_of(width));
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     {
         simd128::swap_bytes(width, src, dst)
@@ -62,7 +62,11 @@ pub fn extend_from_be<T: bytemuck::Pod + Default>(dst: &mut Vec<T>, src: &[u8]) 
     let n = src.len() / width;
     let at = dst.len();
     dst.resize(at + n, T::default());
-    swap_bytes(width, &src[..n * width], bytemuck::cast_slice_mut(&mut dst[at..]));
+    swap_bytes(
+        width,
+        &src[..n * width],
+        bytemuck::cast_slice_mut(&mut dst[at..]),
+    );
 }
 
 /// Scalar reference, exposed for equivalence tests and benchmarks.

@@ -60,24 +60,13 @@ fn swap<const W: usize>(src: &[u8], dst: &mut [u8]) {
         di.copy_from_slice(&swap_word::<W>(x, m).to_le_bytes());
     }
     // Fewer than 8 bytes left (a whole number of lanes): per byte.
-    for (si, di) in s.remainder().chunks_exact(W).zip(d.into_remainder().chunks_exact_mut(W)) {
+    for (si, di) in s
+        .remainder()
+        .chunks_exact(W)
+        .zip(d.into_remainder().chunks_exact_mut(W))
+    {
         for i in 0..W {
             di[i] = si[W - 1 - i];
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn words_match_bytewise() {
-        let src: Vec<u8> = (0..77u8).map(|i| i.wrapping_mul(29) ^ 0xa5).collect();
-        for w in [2usize, 4, 8] {
-            let n = src.len() / w * w;
-            let mut got = vec![0u8; n];
-            super::swap_bytes(w, &src[..n], &mut got);
-            let want: Vec<u8> = src[..n].chunks(w).flat_map(|c| c.iter().rev().copied()).collect();
-            assert_eq!(got, want, "width {w}");
         }
     }
 }
@@ -109,5 +98,23 @@ pub fn reverse_bits(src: &[u8], dst: &mut [u8]) {
     }
     for (a, b) in s.remainder().iter().zip(d.into_remainder()) {
         *b = a.reverse_bits();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn words_match_bytewise() {
+        let src: Vec<u8> = (0..77u8).map(|i| i.wrapping_mul(29) ^ 0xa5).collect();
+        for w in [2usize, 4, 8] {
+            let n = src.len() / w * w;
+            let mut got = vec![0u8; n];
+            super::swap_bytes(w, &src[..n], &mut got);
+            let want: Vec<u8> = src[..n]
+                .chunks(w)
+                .flat_map(|c| c.iter().rev().copied())
+                .collect();
+            assert_eq!(got, want, "width {w}");
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! SIMD128 kernels: byte swapping (one `i8x16.swizzle` per 16 bytes), ASCII check.
 
+#![allow(unsafe_code)] // SIMD128 loads from slices whose length is checked first
+
 use core::arch::wasm32::*;
 
 pub fn swap_bytes(width: usize, src: &[u8], dst: &mut [u8]) {

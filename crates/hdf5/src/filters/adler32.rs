@@ -93,8 +93,26 @@ mod tests {
         // one reduction period (2^19 bytes) cover the tail and the reductions.
         let ones = vec![0xffu8; 1_200_003];
         for data in [&noise[..], &ones[..]] {
-            for len in [0, 1, 7, 8, 9, 15, 16, 17, 4096, (1 << 19) - 1, 1 << 19, (1 << 19) + 9, data.len()] {
-                assert_eq!(super::adler32(&data[..len]), reference(&data[..len]), "length {len}");
+            for len in [
+                0,
+                1,
+                7,
+                8,
+                9,
+                15,
+                16,
+                17,
+                4096,
+                (1 << 19) - 1,
+                1 << 19,
+                (1 << 19) + 9,
+                data.len(),
+            ] {
+                assert_eq!(
+                    super::adler32(&data[..len]),
+                    reference(&data[..len]),
+                    "length {len}"
+                );
             }
         }
     }

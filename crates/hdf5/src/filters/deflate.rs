@@ -19,25 +19,36 @@ pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
 
 /// Inflate into `out` (the chunk's expected size); returns the bytes produced.
 pub fn inflate_into(data: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
-    let bad = |what: &str| err(offset, ErrorCode::Compression, format!("deflate chunk: {what}"));
+    let bad = |what: &str| {
+        err(
+            offset,
+            ErrorCode::Compression,
+            format!("deflate chunk: {what}"),
+        )
+    };
     let (cmf, flg) = match data {
         [c, f, ..] => (*c as u32, *f as u32),
         _ => return Err(bad("shorter than a zlib header")),
     };
     if cmf & 0x0f != 8 || cmf >> 4 > 7 || (cmf << 8 | flg) % 31 != 0 {
-        return Err(bad(&format!("not a zlib stream (header {cmf:02x} {flg:02x})")));
+        return Err(bad(&format!(
+            "not a zlib stream (header {cmf:02x} {flg:02x})"
+        )));
     }
     if flg & 0x20 != 0 {
         return Err(bad("zlib stream needs a preset dictionary"));
     }
-    let (n, used) = inflate_raw(&data[2..], out).map_err(|b| bad(&format!("{} (stream byte {})", b.what, b.at + 2)))?;
+    let (n, used) = inflate_raw(&data[2..], out)
+        .map_err(|b| bad(&format!("{} (stream byte {})", b.what, b.at + 2)))?;
     let Some(trailer) = data.get(2 + used..2 + used + 4) else {
         return Err(bad("adler-32 trailer missing"));
     };
     let stored = u32::from_be_bytes(trailer.try_into().unwrap());
     let sum = adler32(&out[..n]);
     if stored != sum {
-        return Err(bad(&format!("adler-32 mismatch (stored {stored:#010x}, computed {sum:#010x})")));
+        return Err(bad(&format!(
+            "adler-32 mismatch (stored {stored:#010x}, computed {sum:#010x})"
+        )));
     }
     Ok(n)
 }
@@ -80,7 +91,10 @@ mod tests {
         assert_eq!(inflate(&padded, 23, 0).unwrap(), b"hello hello hello hello");
         let mut padded_bad = bad.clone();
         padded_bad.extend([7u8; 4]);
-        assert!(inflate(&padded_bad, 23, 0).is_err(), "adler-32 mismatch before padding");
+        assert!(
+            inflate(&padded_bad, 23, 0).is_err(),
+            "adler-32 mismatch before padding"
+        );
         // A 1000:1 bomb stops at the chunk's size: an error naming the offset, and the
         // partial output is never handed out.
         let bomb = zlib(&vec![0u8; 4 << 20]);

@@ -69,7 +69,12 @@ impl<const B: u32, const N: usize> Table<B, N> {
     /// `entry(sym)` gives a symbol's value with its flags, and its extra bits. Over-subscribed lengths are an error, and so are
     /// incomplete ones, except (as zlib has it) no code at all, a table of invalid entries,
     /// and, when `lone` allows it, a single 1-bit code (one distance, say).
-    pub fn build(&mut self, lens: &[u8], lone: bool, entry: impl Fn(usize) -> (u32, u32)) -> Result<(), &'static str> {
+    pub fn build(
+        &mut self,
+        lens: &[u8],
+        lone: bool,
+        entry: impl Fn(usize) -> (u32, u32),
+    ) -> Result<(), &'static str> {
         let mut count = [0u32; 16];
         for &l in lens {
             count[l as usize] += 1;
@@ -147,16 +152,27 @@ mod tests {
         // Lengths 1, 2, 3, 3 (codes 0, 10, 110, 111); with 2 main bits the 3-bit codes go
         // through a subtable.
         let mut t = Table::<2, 16>::default();
-        t.build(&[1, 2, 3, 3], false, |s| (LIT | (s as u32) << 16, 0)).unwrap();
+        t.build(&[1, 2, 3, 3], false, |s| (LIT | (s as u32) << 16, 0))
+            .unwrap();
         for (bits, sym, len) in [(0b0u64, 0, 1), (0b01, 1, 2), (0b011, 2, 3), (0b111, 3, 3)] {
             let (e, pre) = t.lookup(bits);
             assert_eq!((e >> 16, pre + (e & 0xff)), (sym, len), "{bits:b}");
         }
-        assert!(t.build(&[1, 1, 1], true, |_| (0, 0)).is_err(), "over-subscribed");
+        assert!(
+            t.build(&[1, 1, 1], true, |_| (0, 0)).is_err(),
+            "over-subscribed"
+        );
         assert!(t.build(&[2, 2, 2], true, |_| (0, 0)).is_err(), "incomplete");
         assert!(t.build(&[0, 1], true, |_| (0, 0)).is_ok(), "one 1-bit code");
-        assert!(t.build(&[0, 1], false, |_| (0, 0)).is_err(), "one 1-bit code, not allowed");
+        assert!(
+            t.build(&[0, 1], false, |_| (0, 0)).is_err(),
+            "one 1-bit code, not allowed"
+        );
         t.build(&[0, 0], false, |_| (0, 0)).unwrap();
-        assert_eq!(t.lookup(0).0 & BAD, BAD, "no codes: every lookup is invalid");
+        assert_eq!(
+            t.lookup(0).0 & BAD,
+            BAD,
+            "no codes: every lookup is invalid"
+        );
     }
 }

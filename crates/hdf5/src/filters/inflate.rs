@@ -51,22 +51,33 @@ pub const LIT_BITS: u32 = 11;
 pub const DIST_BITS: u32 = 8;
 
 const LEN_BASE: [u16; 29] = [
-    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
+    163, 195, 227, 258,
 ];
-const LEN_EXTRA: [u8; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const LEN_EXTRA: [u8; 29] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+];
 const DIST_BASE: [u16; 30] = [
-    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
-    8193, 12289, 16385, 24577,
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537,
+    2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
 ];
-const DIST_EXTRA: [u8; 30] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+const DIST_EXTRA: [u8; 30] = [
+    0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13,
+    13,
+];
 /// The order code length code lengths are sent in.
-const CL_ORDER: [usize; 19] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+const CL_ORDER: [usize; 19] = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+];
 
 fn lit_entry(sym: usize) -> (u32, u32) {
     match sym {
         0..=255 => (LIT | (sym as u32) << 16, 0),
         256 => (EXC, 0),
-        257..=285 => ((LEN_BASE[sym - 257] as u32) << 16, LEN_EXTRA[sym - 257] as u32),
+        257..=285 => (
+            (LEN_BASE[sym - 257] as u32) << 16,
+            LEN_EXTRA[sym - 257] as u32,
+        ),
         _ => (EXC | BAD, 0),
     }
 }
@@ -94,7 +105,17 @@ const TOO_LONG: &str = "stream decodes to more than the chunk's size";
 
 impl<'a, 'o> Inflater<'a, 'o> {
     fn new(src: &'a [u8], out: &'o mut [u8], t: Box<Tables>) -> Self {
-        Inflater { bits: Bits { src, pos: 0, buf: 0, n: 0 }, out, at: 0, t }
+        Inflater {
+            bits: Bits {
+                src,
+                pos: 0,
+                buf: 0,
+                n: 0,
+            },
+            out,
+            at: 0,
+            t,
+        }
     }
 
     /// Every block, up to the one marked last.
@@ -121,7 +142,10 @@ impl<'a, 'o> Inflater<'a, 'o> {
     }
 
     fn bad(&self, what: &'static str) -> Bad {
-        Bad { what, at: self.bits.consumed_bits() / 8 }
+        Bad {
+            what,
+            at: self.bits.consumed_bits() / 8,
+        }
     }
 
     /// The symbols of a Huffman-coded block, its tables built.
@@ -136,7 +160,10 @@ impl<'a, 'o> Inflater<'a, 'o> {
     fn end(&self) -> Result<(usize, usize), Bad> {
         let used = self.bits.consumed_bits();
         if used > self.bits.src.len() * 8 {
-            return Err(Bad { what: "stream truncated", at: self.bits.src.len() });
+            return Err(Bad {
+                what: "stream truncated",
+                at: self.bits.src.len(),
+            });
         }
         Ok((self.at, used.div_ceil(8)))
     }
@@ -157,7 +184,10 @@ impl<'a, 'o> Inflater<'a, 'o> {
         let start = b.pos - (b.n / 8) as usize;
         (b.pos, b.buf, b.n) = (start, 0, 0);
         let Some(data) = b.src.get(start..start + len) else {
-            return Err(Bad { what: "stored block runs past the stream", at: start });
+            return Err(Bad {
+                what: "stored block runs past the stream",
+                at: start,
+            });
         };
         let Some(dst) = self.out.get_mut(self.at..self.at + len) else {
             return Err(self.bad(TOO_LONG));
@@ -194,7 +224,8 @@ impl<'a, 'o> Inflater<'a, 'o> {
             cl[i] = self.bits.take(3) as u8;
         }
         let mut clt = Table::<7, 128>::default();
-        clt.build(&cl, false, |s| ((s as u32) << 16, 0)).map_err(|w| self.bad(w))?;
+        clt.build(&cl, false, |s| ((s as u32) << 16, 0))
+            .map_err(|w| self.bad(w))?;
         let mut lens = [0u8; 286 + 30];
         let mut i = 0;
         while i < nlit + ndist {
@@ -224,8 +255,14 @@ impl<'a, 'o> Inflater<'a, 'o> {
         if lens[256] == 0 {
             return Err(self.bad("no end-of-block code"));
         }
-        self.t.lit.build(&lens[..nlit], true, lit_entry).map_err(|w| self.bad(w))?;
-        self.t.dist.build(&lens[nlit..nlit + ndist], true, dist_entry).map_err(|w| self.bad(w))
+        self.t
+            .lit
+            .build(&lens[..nlit], true, lit_entry)
+            .map_err(|w| self.bad(w))?;
+        self.t
+            .dist
+            .build(&lens[nlit..nlit + ndist], true, dist_entry)
+            .map_err(|w| self.bad(w))
     }
 
     /// A fast step's result: the end of the block (true), still inside it (false), or the
@@ -316,7 +353,10 @@ mod tests {
 
     fn deflate(data: &[u8], level: i32) -> Vec<u8> {
         let mut out = vec![0u8; data.len() + data.len() / 2 + 128];
-        let cfg = zlib_rs::DeflateConfig { window_bits: -15, ..zlib_rs::DeflateConfig::new(level) };
+        let cfg = zlib_rs::DeflateConfig {
+            window_bits: -15,
+            ..zlib_rs::DeflateConfig::new(level)
+        };
         let (z, rc) = zlib_rs::compress_slice(&mut out, data, cfg);
         assert_eq!(rc, zlib_rs::ReturnCode::Ok);
         z.to_vec()
@@ -337,8 +377,18 @@ mod tests {
             let r = rnd();
             runs.extend(std::iter::repeat_n(r as u8, (r >> 8) as usize % 300));
         }
-        let words = ["alpha ", "beta ", "gamma ", "delta ", "\n", "epsilon, ", "zeta. "];
-        let text: Vec<u8> = (0..40_000).flat_map(|_| words[rnd() as usize % words.len()].bytes()).collect();
+        let words = [
+            "alpha ",
+            "beta ",
+            "gamma ",
+            "delta ",
+            "\n",
+            "epsilon, ",
+            "zeta. ",
+        ];
+        let text: Vec<u8> = (0..40_000)
+            .flat_map(|_| words[rnd() as usize % words.len()].bytes())
+            .collect();
         let cells: Vec<u8> = (0..20_000u64)
             .flat_map(|i| {
                 let mut c = [0u8; 16];
@@ -348,9 +398,13 @@ mod tests {
                 c
             })
             .collect();
-        let short_dists: Vec<u8> = (0..50_000).map(|i| [1u8, 2, 3, 4, 5, 6, 7][i % 7] ^ ((i / 5000) as u8)).collect();
+        let short_dists: Vec<u8> = (0..50_000)
+            .map(|i| [1u8, 2, 3, 4, 5, 6, 7][i % 7] ^ ((i / 5000) as u8))
+            .collect();
         // Skewed symbols and distances: codes of up to 15 bits, through subtables.
-        let skewed: Vec<u8> = (0..60_000).map(|_| (rnd() | 1 << 40).trailing_zeros() as u8).collect();
+        let skewed: Vec<u8> = (0..60_000)
+            .map(|_| (rnd() | 1 << 40).trailing_zeros() as u8)
+            .collect();
         let mut far = random[..1000].to_vec();
         while far.len() < 120_000 {
             let r = rnd();
@@ -361,7 +415,17 @@ mod tests {
             }
             far.push((r >> 40) as u8);
         }
-        vec![vec![], b"a".to_vec(), random, runs, text, cells, short_dists, skewed, far]
+        vec![
+            vec![],
+            b"a".to_vec(),
+            random,
+            runs,
+            text,
+            cells,
+            short_dists,
+            skewed,
+            far,
+        ]
     }
 
     #[test]
@@ -405,7 +469,10 @@ mod tests {
             for size in [0, 1, 100, 4999] {
                 let mut out = vec![0u8; size];
                 let e = inflate(&z, &mut out).unwrap_err();
-                assert_eq!(e.what, "stream decodes to more than the chunk's size", "level {level} size {size}");
+                assert_eq!(
+                    e.what, "stream decodes to more than the chunk's size",
+                    "level {level} size {size}"
+                );
             }
             // Room to spare: the stream's own size comes back.
             let mut out = vec![0u8; 6000];
@@ -422,9 +489,12 @@ mod tests {
         for (k, data) in samples.iter().enumerate().skip(2) {
             let z = deflate(&data[..data.len().min(20_000)], 1 + k as i32);
             let n = data.len().min(20_000);
-            let mut cases: Vec<Vec<u8>> = (0..z.len()).step_by(97).map(|t| z[..t].to_vec()).collect();
+            let mut cases: Vec<Vec<u8>> =
+                (0..z.len()).step_by(97).map(|t| z[..t].to_vec()).collect();
             for _ in 0..300 {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let mut c = z.clone();
                 let i = (x >> 33) as usize % c.len();
                 c[i] ^= 1 << ((x >> 29) & 7);

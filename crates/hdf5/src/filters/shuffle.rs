@@ -4,6 +4,8 @@
 //! 16 elements at a time as a byte transpose; the scalar loop finishes the tail and is
 //! the whole path in the scalar build.
 
+#![allow(unsafe_code)] // SIMD128 loads and stores within checked 16-byte blocks
+
 pub fn unshuffle(src: &[u8], es: usize) -> Vec<u8> {
     let mut out = vec![0u8; src.len()];
     unshuffle_into(src, es, &mut out);

@@ -3,6 +3,8 @@
 //! full 16-byte stores straight into the output (the next step overwrites the spill), so
 //! no step calls `memcpy` or grows a Vec.
 
+#![allow(unsafe_code)] // SIMD128 loads and writes into reserved, not yet initialised output
+
 use core::arch::wasm32::*;
 
 #[inline]

@@ -1,5 +1,7 @@
 //! GORILLA (v2): XOR with the previous value, leading/significant-bit windows, END marker.
 
+#![allow(unsafe_code)] // values written into reserved output before `set_len`
+
 use super::{
     bits::{peek, peek128, with_be_words, BitReader},
     derr, limit_err, DResult,
@@ -40,7 +42,13 @@ fn run<const B: u32, T>(
     let (mut p, mut v, mut lead, mut trail) = (st.p, st.v, st.lead, st.trail);
     let mut n = 0usize;
     // 64-bit values need up to 2 + 12 + 64 bits: one three-word window holds them.
-    let window = |p: usize| if B == 64 { peek128(w, p) } else { (peek(w, p), 0) };
+    let window = |p: usize| {
+        if B == 64 {
+            peek128(w, p)
+        } else {
+            (peek(w, p), 0)
+        }
+    };
     let stop = 'out: loop {
         if v == end {
             break Stop::End;
@@ -56,7 +64,11 @@ fn run<const B: u32, T>(
         let sig = B - lead - trail;
         let step = 2 + sig as usize;
         while c >> 62 == 0b10 && p + step <= total {
-            let x = if B == 64 { (c << 2) | (lo >> 62) } else { c << 2 };
+            let x = if B == 64 {
+                (c << 2) | (lo >> 62)
+            } else {
+                c << 2
+            };
             v ^= (x >> (64 - sig)) << trail;
             p += step;
             if v == end {
@@ -319,7 +331,7 @@ mod tests {
     impl W {
         fn put(&mut self, v: u64, bits: u32) {
             for i in (0..bits).rev() {
-                if self.n % 8 == 0 {
+                if self.n.is_multiple_of(8) {
                     self.out.push(0);
                 }
                 if v >> i & 1 == 1 {
@@ -378,13 +390,43 @@ mod tests {
             x
         };
         let mut sets: Vec<(u32, Vec<u64>)> = vec![];
-        sets.push((64, (0..5000).map(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64 * 1000.0).to_bits()).collect()));
-        sets.push((64, (0..5000).map(|i| if i % 3 == 0 { 7 } else { next() >> 30 }).collect()));
+        sets.push((
+            64,
+            (0..5000)
+                .map(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64 * 1000.0).to_bits())
+                .collect(),
+        ));
+        sets.push((
+            64,
+            (0..5000)
+                .map(|i| if i % 3 == 0 { 7 } else { next() >> 30 })
+                .collect(),
+        ));
         sets.push((64, (0..5000).map(|i| (i / 10) as u64 * 1024).collect()));
-        sets.push((32, (0..5000).map(|_| ((next() >> 40) as f32 / (1u64 << 24) as f32 * 100.0).to_bits() as u64).collect()));
-        sets.push((32, (0..5000).map(|i| if i % 5 == 0 { next() >> 32 } else { (next() >> 52) << 4 }).collect()));
+        sets.push((
+            32,
+            (0..5000)
+                .map(|_| ((next() >> 40) as f32 / (1u64 << 24) as f32 * 100.0).to_bits() as u64)
+                .collect(),
+        ));
+        sets.push((
+            32,
+            (0..5000)
+                .map(|i| {
+                    if i % 5 == 0 {
+                        next() >> 32
+                    } else {
+                        (next() >> 52) << 4
+                    }
+                })
+                .collect(),
+        ));
         for (k, (b, vals)) in sets.iter().enumerate() {
-            let end = if *b == 64 { 0x8000_0000_0000_0000 } else { 0x8000_0000 };
+            let end = if *b == 64 {
+                0x8000_0000_0000_0000
+            } else {
+                0x8000_0000
+            };
             let enc = encode(vals, *b, end, true);
             let (fast, checked) = both(*b, &enc, end);
             assert_eq!(fast.unwrap(), *vals, "set {k}");
@@ -393,7 +435,11 @@ mod tests {
             for cut in [1usize, 9, enc.len() / 2, enc.len() - 2] {
                 let (fast, checked) = both(*b, &enc[..cut], end);
                 assert!(fast.is_err() && checked.is_err(), "set {k} cut {cut}");
-                assert_eq!(format!("{fast:?}"), format!("{checked:?}"), "set {k} cut {cut}");
+                assert_eq!(
+                    format!("{fast:?}"),
+                    format!("{checked:?}"),
+                    "set {k} cut {cut}"
+                );
             }
         }
     }

@@ -1,5 +1,7 @@
 //! PLAIN: BOOLEAN 1 byte, INT32 svarint, INT64/FLOAT/DOUBLE big-endian, bytes svarint-length.
 
+#![allow(unsafe_code)] // values written into reserved output before `set_len`
+
 use super::{check_limit, derr, DResult};
 use crate::bytes::{unzigzag32, uvarint};
 use arrowsmith_core::simd;
@@ -97,7 +99,7 @@ pub(crate) fn prefix_fixed<T: bytemuck::Pod + Default>(
     out: &mut Vec<T>,
 ) -> DResult<()> {
     let w = std::mem::size_of::<T>();
-    if buf.len() % w != 0 {
+    if !buf.len().is_multiple_of(w) {
         return Err(derr(
             buf.len() - buf.len() % w,
             format!("{} trailing bytes after {w}-byte values", buf.len() % w),

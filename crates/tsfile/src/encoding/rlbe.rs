@@ -159,7 +159,7 @@ mod tests {
         let mut n = 0u32;
         for (v, b) in bits {
             for i in (0..b).rev() {
-                if n % 8 == 0 {
+                if n.is_multiple_of(8) {
                     out.push(0);
                 }
                 if v >> i & 1 == 1 {

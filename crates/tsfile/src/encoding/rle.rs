@@ -184,7 +184,11 @@ mod tests {
                 let take = (vals.len() - i).min(16);
                 let groups = take.div_ceil(8);
                 varint(((groups as u64) << 1) | 1, &mut body);
-                body.push(if take % 8 == 0 { 8 } else { (take % 8) as u8 });
+                body.push(if take.is_multiple_of(8) {
+                    8
+                } else {
+                    (take % 8) as u8
+                });
                 let mut acc: u128 = 0;
                 let mut nb = 0;
                 for k in 0..groups * 8 {

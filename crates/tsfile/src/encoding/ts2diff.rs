@@ -1,6 +1,8 @@
 //! TS_2DIFF: blocks of `[n:i32][w:i32][minDelta][first][n w-bit deltas, MSB-first]`.
 //! A whole block is unpacked at a time; `w == 0` blocks become an arithmetic progression.
 
+#![allow(unsafe_code)] // values written into reserved output before `set_len`
+
 use super::{
     bits::{peek, with_be_words},
     check_limit, derr, DResult,
@@ -40,7 +42,7 @@ macro_rules! ts2diff {
                     let first =
                         <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
                     pos += hdr;
-                    if n < 0 || w < 0 || w > $maxw {
+                    if n < 0 || !(0..=$maxw).contains(&w) {
                         return Err(derr(
                             at,
                             format!("TS_2DIFF block with {n} deltas of width {w}"),

@@ -8,12 +8,11 @@
  * and are placed here. Transfer mode: each task's buffers already came back; each task
  * becomes one RecordBatch of a common schema.
  */
-import { Dictionary, Field, FixedSizeList, List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
+import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
 import { arrowField, buildData, typed, type ColumnDesc, type FieldDesc } from '../arrow.js';
+import { SchemaMismatch } from '../errors.js';
 import type { Decoded, WriteOp } from './protocol.js';
 
-/** The tasks' batches do not share one schema (a decoder inferred types per piece). */
-export class SchemaMismatch extends Error {}
 
 const WIDTH: Record<string, number> = {
   int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4, float32: 4, date32: 4,

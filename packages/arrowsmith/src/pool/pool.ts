@@ -7,10 +7,10 @@
  */
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { BatchDesc } from '../arrow.js';
-import { DecodeError, type DecodeErrorCode } from '../errors.js';
+import { DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
 import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
 import { current, glueFor, load, platform, type Loaded, type WorkerPort } from '../wasm.js';
-import { layout, placeOuts, SchemaMismatch, sharedBatch, transferredBatches } from './assemble.js';
+import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
 import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WireError } from './protocol.js';
 
 export interface PoolOptions {

@@ -6,7 +6,7 @@
  * buffers back in phase 1 (transferred, not copied).
  */
 import type { BatchDesc } from '../arrow.js';
-import type { TsFileQuery } from '../tsfile.js';
+import type { TsFileQuery } from '../types.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
 export type FileRef =

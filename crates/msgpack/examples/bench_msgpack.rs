@@ -1,5 +1,5 @@
 //! Tiny native timing of `decode` with the fast paths on and off:
-//! `cargo run --release -p arrowsmith-msgpack --example bench`.
+//! `cargo run --release -p arrowsmith-msgpack --example bench_msgpack`.
 //! (The real benchmark is the wasm one against JS peers; this only checks the kernels.)
 
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Native timing of the VL benchmark datasets written by scripts/fixtures/hdf5/gen_bench.py.
 //!
-//! cargo run --release -p arrowsmith-hdf5 --example bench -- target/bench-data [dataset] [reads]
+//! cargo run --release -p arrowsmith-hdf5 --example bench_hdf5 -- target/bench-data [dataset] [reads]
 //!
 //! A dataset name and a read count narrow it to one dataset (for a profiler).
 
@@ -55,7 +55,9 @@ fn main() {
         .nth(1)
         .unwrap_or_else(|| "target/bench-data".into());
     let only = std::env::args().nth(2);
-    let reads: usize = std::env::args().nth(3).map_or(15, |n| n.parse().expect("reads"));
+    let reads: usize = std::env::args()
+        .nth(3)
+        .map_or(15, |n| n.parse().expect("reads"));
     for file in ["bench_v0.h5", "bench_v3.h5"] {
         let bytes = std::fs::read(format!("{dir}/{file}")).expect("run gen_bench.py first");
         let t = Instant::now();
