@@ -2,7 +2,9 @@
 //! Values only flow out, so a tiny writer is enough; no parser, no serde.
 
 use arrowsmith_core::describe::push_str_json;
+#[cfg(feature = "hdf5")]
 use arrowsmith_hdf5::{DatasetInfo, Entry, EntryKind};
+#[cfg(feature = "tsfile")]
 use arrowsmith_tsfile::{ColumnCategory, DeviceInfo, TableSchema, TimeseriesInfo};
 
 /// A JSON object being written: `obj().str("a", x).num("b", 1).finish()`.
@@ -40,6 +42,7 @@ impl Obj {
         self.0.push_str(&v.to_string());
         self
     }
+    #[cfg(feature = "tsfile")]
     pub fn bool(mut self, k: &str, v: bool) -> Self {
         self.key(k);
         self.0.push_str(if v { "true" } else { "false" });
@@ -67,10 +70,12 @@ fn str_json(s: &str) -> String {
     out
 }
 
+#[cfg(feature = "tsfile")]
 fn opt_str_json(s: &Option<String>) -> String {
     s.as_deref().map_or_else(|| "null".to_string(), str_json)
 }
 
+#[cfg(feature = "tsfile")]
 pub fn tables(tables: &[TableSchema]) -> String {
     array(tables, |t| {
         obj()
@@ -99,6 +104,7 @@ pub fn tables(tables: &[TableSchema]) -> String {
     })
 }
 
+#[cfg(feature = "tsfile")]
 pub fn devices(devices: &[DeviceInfo]) -> String {
     array(devices, |d| {
         obj()
@@ -110,6 +116,7 @@ pub fn devices(devices: &[DeviceInfo]) -> String {
     })
 }
 
+#[cfg(feature = "tsfile")]
 pub fn timeseries(series: &[TimeseriesInfo]) -> String {
     array(series, |s| {
         obj()
@@ -127,6 +134,7 @@ pub fn timeseries(series: &[TimeseriesInfo]) -> String {
     })
 }
 
+#[cfg(feature = "hdf5")]
 fn kind(k: EntryKind) -> &'static str {
     match k {
         EntryKind::Group => "group",
@@ -136,6 +144,7 @@ fn kind(k: EntryKind) -> &'static str {
     }
 }
 
+#[cfg(feature = "hdf5")]
 pub fn entries(entries: &[Entry]) -> String {
     array(entries, |e| {
         obj()
@@ -147,6 +156,7 @@ pub fn entries(entries: &[Entry]) -> String {
     })
 }
 
+#[cfg(feature = "hdf5")]
 pub fn dataset_info(i: &DatasetInfo) -> String {
     obj()
         .raw("shape", &array(&i.shape, |d| d.to_string()))

@@ -1,0 +1,129 @@
+//! HDF5 exports: a sans-I/O reader (list, info, attributes, plans, reads).
+
+use crate::batch::{batch, hdf5_batch, js_error, DecodedBatch};
+use crate::host::{not_open, ranges, with_host, ByteHost};
+use crate::json;
+use arrowsmith_core::{Batch, Bump, Column, Field, RangeCache};
+use arrowsmith_hdf5::Hdf5File;
+use wasm_bindgen::prelude::*;
+
+/// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
+/// Supplied ranges that only touch stay separate segments (no re-copy of large
+/// neighbouring cell and heap ranges).
+#[wasm_bindgen]
+pub struct Hdf5Reader {
+    cache: RangeCache,
+    file: Option<Hdf5File>,
+    /// Bytes fetched from a [`ByteHost`] during one `readFrom`.
+    arena: Bump,
+}
+
+#[wasm_bindgen]
+impl Hdf5Reader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64) -> Hdf5Reader {
+        Hdf5Reader {
+            cache: RangeCache::keeping_neighbours(size as u64),
+            file: None,
+            arena: Bump::new(),
+        }
+    }
+
+    pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
+        self.cache.insert(offset as u64, bytes);
+    }
+
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Find and parse the superblock.
+    pub fn open(&mut self) -> Result<(), JsValue> {
+        self.file = Some(Hdf5File::open(&self.cache).map_err(js_error)?);
+        Ok(())
+    }
+
+    fn file(&self) -> Result<&Hdf5File, JsValue> {
+        self.file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))
+    }
+
+    /// Children of a group as JSON (name, kind, shape, dtype).
+    pub fn list(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?
+            .list(&self.cache, path)
+            .map(|e| json::entries(&e))
+            .map_err(js_error)
+    }
+
+    /// A dataset's shape, type, layout, chunks and filters as JSON.
+    pub fn info(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?
+            .info(&self.cache, path)
+            .map(|i| json::dataset_info(&i))
+            .map_err(js_error)
+    }
+
+    /// An object's attributes, each as a one-column batch named after it.
+    pub fn attrs(&self, path: &str) -> Result<Vec<DecodedBatch>, JsValue> {
+        let attrs = self.file()?.attrs(&self.cache, path).map_err(js_error)?;
+        Ok(attrs
+            .into_iter()
+            .map(|(name, col)| batch(single(name, col)))
+            .collect())
+    }
+
+    pub fn plan(&self, path: &str, start: f64, count: Option<f64>) -> Result<Vec<f64>, JsValue> {
+        let f = self.file()?;
+        f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map(|r| {
+                ranges(
+                    r.into_iter()
+                        .map(|(offset, len)| (offset, offset + len))
+                        .collect(),
+                )
+            })
+            .map_err(js_error)
+    }
+
+    /// Rows `start..start+count` of a dataset (all rows when count is absent).
+    pub fn read(
+        &self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+    ) -> Result<DecodedBatch, JsValue> {
+        let f = self.file()?;
+        f.read(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map(hdf5_batch)
+            .map_err(js_error)
+    }
+
+    /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
+    /// them (no restarts for missing ranges, nothing copied twice).
+    #[wasm_bindgen(js_name = readFrom)]
+    pub fn read_from(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        host: &ByteHost,
+    ) -> Result<DecodedBatch, JsValue> {
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+        let count = count.map(|c| c as u64);
+        with_host(&self.cache, &mut self.arena, host, |src| {
+            f.read(src, path, start as u64, count)
+        })
+        .map(hdf5_batch)
+        .map_err(js_error)
+    }
+}
+
+fn single(name: String, col: Column) -> Batch {
+    Batch::new(vec![Field::new(name, col.dtype.clone(), true)], vec![col])
+}

@@ -1,0 +1,143 @@
+//! Apache TsFile exports: a sans-I/O reader and its query.
+
+use crate::batch::{batch, js_error, DecodedBatch};
+use crate::host::{not_open, ranges, with_host, ByteHost};
+use crate::json;
+use arrowsmith_core::Bump;
+use arrowsmith_core::RangeCache;
+use arrowsmith_tsfile::{Query, TsFile};
+use wasm_bindgen::prelude::*;
+
+/// An Apache TsFile read through a sans-I/O cache: JS supplies byte ranges on request.
+#[wasm_bindgen]
+pub struct TsFileReader {
+    cache: RangeCache,
+    file: Option<TsFile>,
+    /// Bytes fetched from a [`ByteHost`] during one `readFrom`.
+    arena: Bump,
+}
+
+#[wasm_bindgen]
+impl TsFileReader {
+    #[wasm_bindgen(constructor)]
+    pub fn new(size: f64) -> TsFileReader {
+        TsFileReader {
+            cache: RangeCache::new(size as u64),
+            file: None,
+            arena: Bump::new(),
+        }
+    }
+
+    /// Hand over the bytes at `offset` (an answer to a `need-bytes` error).
+    pub fn supply(&mut self, offset: f64, bytes: Vec<u8>) {
+        self.cache.insert(offset as u64, bytes);
+    }
+
+    /// Drop supplied data bytes (the metadata stays parsed).
+    #[wasm_bindgen(js_name = clearCache)]
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    /// Parse the footer and metadata; returns the format version (3 or 4).
+    pub fn open(&mut self) -> Result<u8, JsValue> {
+        let f = TsFile::open(&self.cache).map_err(js_error)?;
+        let v = f.version();
+        self.file = Some(f);
+        Ok(v)
+    }
+
+    fn file(&self) -> Result<&TsFile, JsValue> {
+        self.file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))
+    }
+
+    /// Table schemas (v4) as JSON.
+    pub fn tables(&self) -> Result<String, JsValue> {
+        Ok(json::tables(&self.file()?.tables()))
+    }
+
+    /// Devices as JSON, all or those of one table.
+    pub fn devices(&self, table: Option<String>) -> Result<String, JsValue> {
+        Ok(json::devices(&self.file()?.devices(table.as_deref())))
+    }
+
+    /// Every series (tree view) as JSON.
+    pub fn timeseries(&self) -> Result<String, JsValue> {
+        let f = self.file()?;
+        f.timeseries(&self.cache)
+            .map(|t| json::timeseries(&t))
+            .map_err(js_error)
+    }
+
+    /// `[start, end, rows]` of one device (empty when unknown or without data).
+    #[wasm_bindgen(js_name = deviceSpan)]
+    pub fn device_span(&self, path: &str) -> Result<Vec<i64>, JsValue> {
+        let span = self
+            .file()?
+            .device_span(&self.cache, path)
+            .map_err(js_error)?;
+        Ok(span.map_or_else(Vec::new, |(a, b, n)| vec![a, b, n as i64]))
+    }
+
+    /// Byte ranges the query needs, coalesced, for prefetching.
+    pub fn plan(&self, q: &TsQuery) -> Result<Vec<f64>, JsValue> {
+        self.file()?
+            .plan(&self.cache, &q.0)
+            .map(ranges)
+            .map_err(js_error)
+    }
+
+    pub fn read(&self, q: &TsQuery) -> Result<DecodedBatch, JsValue> {
+        self.file()?
+            .read(&self.cache, &q.0)
+            .map(batch)
+            .map_err(js_error)
+    }
+
+    /// `read` for a file in JS memory: missing bytes are copied from `host` as the reader
+    /// reaches them, so only the pages it decodes cross into wasm (no plan, no restarts).
+    #[wasm_bindgen(js_name = readFrom)]
+    pub fn read_from(&mut self, q: &TsQuery, host: &ByteHost) -> Result<DecodedBatch, JsValue> {
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))?;
+        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, &q.0))
+            .map(batch)
+            .map_err(js_error)
+    }
+}
+
+/// A TsFile query, built once in JS and passed to `plan` and `read`.
+#[wasm_bindgen]
+pub struct TsQuery(Query);
+
+#[wasm_bindgen]
+impl TsQuery {
+    /// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        table: Option<String>,
+        devices: Vec<String>,
+        columns: Vec<String>,
+        start: Option<i64>,
+        end: Option<i64>,
+        tags: Vec<String>,
+        limit: Option<u32>,
+    ) -> TsQuery {
+        TsQuery(Query {
+            table,
+            devices: (!devices.is_empty()).then_some(devices),
+            columns: (!columns.is_empty()).then_some(columns),
+            start,
+            end,
+            tags: tags
+                .chunks_exact(2)
+                .map(|kv| (kv[0].clone(), kv[1].clone()))
+                .collect(),
+            limit: limit.map(|l| l as usize),
+        })
+    }
+}
