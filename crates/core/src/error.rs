@@ -42,6 +42,9 @@ pub enum ErrorCode {
     Compression,
     /// The caller asked for something that is not in the file (path, column, table).
     NotFound,
+    /// The read needs more memory than its limit allows (`need_len` holds the bytes it
+    /// needs): read a smaller selection, stream it in batches, or raise the limit.
+    TooLarge,
     /// The reader needs bytes the host has not supplied yet: fetch `offset..offset+len`
     /// into the [`RangeCache`](crate::RangeCache) and call again. Never shown to users.
     NeedBytes,
@@ -60,6 +63,7 @@ impl ErrorCode {
             ErrorCode::Checksum => "checksum",
             ErrorCode::Compression => "compression",
             ErrorCode::NotFound => "not-found",
+            ErrorCode::TooLarge => "too-large",
             ErrorCode::NeedBytes => "need-bytes",
         }
     }
@@ -94,6 +98,17 @@ impl DecodeError {
             code: ErrorCode::NeedBytes,
             message: format!("bytes {offset}..{} are not loaded", offset + len),
             need_len: len,
+        }
+    }
+
+    /// A read that would need `need` bytes of output or working memory, over `limit`.
+    pub fn too_large(format: Format, offset: u64, need: u64, limit: u64, what: &str) -> Self {
+        DecodeError {
+            format,
+            offset,
+            code: ErrorCode::TooLarge,
+            message: format!("{what} needs {need} bytes, over the limit of {limit}"),
+            need_len: need,
         }
     }
 

@@ -10,6 +10,7 @@ export type DecodeErrorCode =
   | 'checksum'
   | 'compression'
   | 'not-found'
+  | 'too-large'
   | 'need-bytes';
 
 /** Thrown for malformed or unsupported input. `offset` is a byte offset into the input/file. */
