@@ -11,6 +11,10 @@ export type DecodeErrorCode =
   | 'compression'
   | 'not-found'
   | 'too-large'
+  /** A URL source failed: no answer in time, a refused or reset connection, an HTTP error (see `HttpError`). */
+  | 'network'
+  /** A URL source changed since it was opened (another size, ETag or Last-Modified). */
+  | 'changed'
   | 'need-bytes';
 
 /** Thrown for malformed or unsupported input. `offset` is a byte offset into the input/file. */

@@ -5,7 +5,8 @@
  */
 import { toRecordBatch, type WasmBatchHandle } from './arrow.js';
 import { wasmCall } from './errors.js';
-import { withBytes, type SupplyTarget } from './sansio.js';
+import type { HttpOptions } from './http.js';
+import { shortRead, withBytes, type SupplyTarget } from './sansio.js';
 import { isShared } from './pool/protocol.js';
 import { toRangeReader, wholeBytes, type FileSource, type RangeReader } from './source.js';
 import type { Loaded } from './wasm.js';
@@ -60,6 +61,8 @@ function coalesce(ranges: [number, number][], gap: number): [number, number][] {
 }
 
 export class FileReaderBase<R extends WasmFileReader> {
+  /** The format's name in errors. */
+  protected readonly format: string = 'file';
   constructor(
     protected readonly wasm: Loaded,
     protected readonly reader: RangeReader,
@@ -70,8 +73,10 @@ export class FileReaderBase<R extends WasmFileReader> {
     wasm: Loaded,
     source: FileSource,
     make: (w: Loaded, size: number) => R,
+    format: string,
+    http?: HttpOptions,
   ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
-    const reader = await toRangeReader(source);
+    const reader = await toRangeReader(source, format, http);
     return { wasm, reader, handle: make(wasm, reader.size) };
   }
 
@@ -101,19 +106,19 @@ export class FileReaderBase<R extends WasmFileReader> {
   /** Ranges were supplied since the last release (the cache holds more than the kept ranges). */
   private dirty = false;
 
-  /** Run a reader call, answering its byte requests. */
-  protected call<T>(f: () => T): Promise<T> {
+  /** Run a reader call, answering its byte requests (fetched under `signal`). */
+  protected call<T>(f: () => T, signal?: AbortSignal): Promise<T> {
     const target: SupplyTarget = {
       supply: (offset, bytes) => {
         this.dirty = true;
         this.handle.supply(offset, bytes);
       },
     };
-    return withBytes(this.reader, target, () => wasmCall(f));
+    return withBytes(this.reader, target, () => wasmCall(f), signal);
   }
 
   /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL sources only). */
-  protected async prefetch(flat: Float64Array | number[]): Promise<void> {
+  protected async prefetch(flat: Float64Array | number[], signal?: AbortSignal): Promise<void> {
     if (flat.length === 0) return;
     const ranges: [number, number][] = [];
     for (let i = 0; i < flat.length; i += 2) ranges.push(...this.missing(flat[i]!, flat[i + 1]!));
@@ -122,12 +127,20 @@ export class FileReaderBase<R extends WasmFileReader> {
     const worker = async () => {
       while (next < merged.length) {
         const [a, b] = merged[next++]!;
-        this.handle.supply(a, await this.reader.read(a, b - a));
+        this.handle.supply(a, await this.#read(a, b - a, signal));
         this.dirty = true;
         this.loaded.push([a, b]);
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, merged.length) }, worker));
+  }
+
+  /** `length` bytes at `offset`, all of them (a source that returns fewer is cut short). */
+  async #read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+    signal?.throwIfAborted();
+    const bytes = await this.reader.read(offset, length, signal);
+    if (bytes.length < length) throw shortRead(this.format, offset, bytes.length, length);
+    return bytes;
   }
 
   /** Ranges supplied by prefetch since the cache was last cleared. */
@@ -152,11 +165,11 @@ export class FileReaderBase<R extends WasmFileReader> {
    * and supply them again whenever the cache is cleared: otherwise each read would ask for
    * them again, one missing range (one failed call) at a time.
    */
-  protected async keep(flat: number[]): Promise<void> {
+  protected async keep(flat: number[], signal?: AbortSignal): Promise<void> {
     const ranges: [number, number][] = [];
     for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]! > flat[i]!) ranges.push([flat[i]!, flat[i + 1]!]);
     for (const [s, e] of coalesce(ranges, 0)) {
-      const bytes = await this.reader.read(s, e - s);
+      const bytes = await this.#read(s, e - s, signal);
       this.handle.supply(s, bytes);
       this.kept.push([s, bytes]);
       this.loaded.push([s, e]);

@@ -5,6 +5,7 @@ import { FileReaderBase, type ByteHost } from './filereader.js';
 import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
+import type { HttpOptions } from './http.js';
 import type { FileSource } from './source.js';
 import { current, type Loaded } from './wasm.js';
 
@@ -35,7 +36,8 @@ export interface Hdf5ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface Hdf5Options {
+/** Options of `openHdf5`; for a URL also how it is fetched (timeout, retries, signal). */
+export interface Hdf5Options extends HttpOptions {
   /** Read on this worker pool: row ranges (chunk-aligned) become parallel jobs. */
   pool?: Pool;
 }
@@ -63,6 +65,7 @@ function plain(v: unknown): unknown {
 }
 
 export class Hdf5File extends FileReaderBase<Glue> {
+  protected override readonly format = 'HDF5';
   #pool?: { pool: Pool; ref: FileRef };
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
@@ -75,10 +78,10 @@ export class Hdf5File extends FileReaderBase<Glue> {
   static async openWith(wasm: Loaded, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
     // An in-memory file is not copied whole: a read asks for the metadata, cells and heap
     // ranges it needs (a few coalesced copies), see readBatch.
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue);
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, 'HDF5', options);
     const f = new Hdf5File(p.wasm, p.reader, p.handle);
-    await f.call(() => p.handle.open());
-    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
+    await f.call(() => p.handle.open(), options.signal);
+    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
     return f;
   }
 
@@ -127,7 +130,7 @@ export class Hdf5File extends FileReaderBase<Glue> {
         }
       }
     }
-    return new Table([await this.readBatch(path, options.start ?? 0, options.count)]);
+    return new Table([await this.readBatch(path, options.start ?? 0, options.count, options.signal)]);
   }
 
   /**
@@ -170,30 +173,30 @@ export class Hdf5File extends FileReaderBase<Glue> {
       yield* pool.batches(jobs, { signal: options.signal });
       return;
     }
-    for (let start = 0; start < total; start += rows) yield await this.readBatch(path, start, Math.min(rows, total - start));
+    for (let start = 0; start < total; start += rows) yield await this.readBatch(path, start, Math.min(rows, total - start), options.signal);
   }
 
-  private async readBatch(path: string, start: number, count?: number): Promise<RecordBatch> {
-    return this.batch(await this.readHandle(path, start, count));
+  private async readBatch(path: string, start: number, count?: number, signal?: AbortSignal): Promise<RecordBatch> {
+    return this.batch(await this.readHandle(path, start, count, signal));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
-  async readHandle(path: string, start: number, count?: number): Promise<WasmBatchHandle> {
+  async readHandle(path: string, start: number, count?: number, signal?: AbortSignal): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     try {
       const host = this.byteHost;
-      if (host) return await this.call(() => this.handle.readFrom(path, start, count, host));
+      if (host) return await this.call(() => this.handle.readFrom(path, start, count, host), signal);
       // The plan (a dry-run read) can only name ranges whose location it has read: plan,
       // load, repeat.
       let seen = '';
       for (let round = 0; round < 16; round++) {
-        const plan = await this.call(() => this.handle.plan(path, start, count));
+        const plan = await this.call(() => this.handle.plan(path, start, count), signal);
         const key = Array.from(plan).join(',');
         if (plan.length === 0 || key === seen) break;
         seen = key;
-        await this.prefetch(plan);
+        await this.prefetch(plan, signal);
       }
-      return await this.call(() => this.handle.read(path, start, count));
+      return await this.call(() => this.handle.read(path, start, count), signal);
     } finally {
       this.release();
     }

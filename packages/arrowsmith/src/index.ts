@@ -18,6 +18,7 @@ export type { TimeValue, TsFileQuery } from './types.js';
 export { openTsFile, TsFile, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
 export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5Options } from './hdf5.js';
 export type { FileSource, RangeReader } from './source.js';
+export { HttpError, type HttpOptions } from './http.js';
 
 /**
  * Load the wasm module. With no argument the package's own files are used and the SIMD

@@ -5,6 +5,7 @@ import { FileReaderBase, type ByteHost } from './filereader.js';
 import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
+import type { HttpOptions } from './http.js';
 import type { FileSource } from './source.js';
 import type { TimeValue, TsFileQuery } from './types.js';
 import { current, type Loaded } from './wasm.js';
@@ -39,7 +40,8 @@ export interface TsFileSeries {
   chunks: number;
 }
 
-export interface TsFileOptions {
+/** Options of `openTsFile`; for a URL also how it is fetched (timeout, retries, signal). */
+export interface TsFileOptions extends HttpOptions {
   /** Read on this worker pool: devices and time slices become parallel jobs. */
   pool?: Pool;
 }
@@ -78,6 +80,7 @@ function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.star
 }
 
 export class TsFile extends FileReaderBase<Glue> {
+  protected override readonly format = 'TsFile';
   #version = 0;
   #pool?: { pool: Pool; ref: FileRef };
   #spans = new Map<string, Promise<BigInt64Array>>();
@@ -95,16 +98,16 @@ export class TsFile extends FileReaderBase<Glue> {
   static async openWith(wasm: Loaded, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
     // (a Blob or URL gets the chunks its query plans from the index).
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue);
+    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, 'TsFile', options);
     const f = new TsFile(p.wasm, p.reader, p.handle);
     // The head magic and the tail (footer, metadata, usually the index) in one go, instead
     // of discovering them one missing range at a time; kept across reads (every read plans
     // from the index).
     const size = p.reader.size;
     const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
-    await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size]);
-    f.#version = await f.call(() => p.handle.open());
-    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader) };
+    await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
+    f.#version = await f.call(() => p.handle.open(), options.signal);
+    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
     return f;
   }
 
@@ -225,9 +228,9 @@ export class TsFile extends FileReaderBase<Glue> {
     try {
       // A file in memory: the reader pulls page by page, so a time slice copies a slice.
       const host = this.byteHost;
-      if (host) return await this.call(() => this.handle.readFrom(query, host));
-      await this.prefetch(await this.call(() => this.handle.plan(query)));
-      return await this.call(() => this.handle.read(query));
+      if (host) return await this.call(() => this.handle.readFrom(query, host), q.signal);
+      await this.prefetch(await this.call(() => this.handle.plan(query), q.signal), q.signal);
+      return await this.call(() => this.handle.read(query), q.signal);
     } finally {
       query.free();
       this.release();

@@ -8,6 +8,7 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import type { BatchDesc } from '../arrow.js';
 import { DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
+import { isHttp } from '../http.js';
 import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
 import { current, glueFor, load, platform, type Loaded, type WorkerPort } from '../wasm.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
@@ -410,7 +411,7 @@ export class Pool {
    * already live in a SharedArrayBuffer), the Blob or URL itself, else via this thread.
    * @internal
    */
-  fileRef(source: FileSource, reader: RangeReader): FileRef {
+  fileRef(source: FileSource, reader: RangeReader, format: string): FileRef {
     const id = nextFile++;
     const bytes = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : wholeBytes(reader);
     if (bytes && this.#shareInput) {
@@ -420,7 +421,9 @@ export class Pool {
       return { id, kind: 'shared', buffer, offset: 0, length: bytes.length };
     }
     if (!bytes && typeof Blob !== 'undefined' && source instanceof Blob) return { id, kind: 'blob', blob: source };
-    if (!bytes && (typeof source === 'string' || source instanceof URL)) return { id, kind: 'url', url: String(source), size: reader.size };
+    if (!bytes && (typeof source === 'string' || source instanceof URL) && isHttp(reader)) {
+      return { id, kind: 'url', url: String(source), format, identity: reader.identity, policy: reader.policy };
+    }
     this.#proxied.set(id, reader);
     return { id, kind: 'proxy', size: reader.size };
   }

@@ -6,13 +6,15 @@
  * buffers back in phase 1 (transferred, not copied).
  */
 import type { BatchDesc } from '../arrow.js';
+import type { FileIdentity, HttpPolicy } from '../http.js';
 import type { TsFileQuery } from '../types.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
 export type FileRef =
   | { id: number; kind: 'shared'; buffer: SharedArrayBuffer; offset: number; length: number }
   | { id: number; kind: 'blob'; blob: Blob }
-  | { id: number; kind: 'url'; url: string; size: number }
+  /** The file as the main thread opened it: workers check every range against its identity. */
+  | { id: number; kind: 'url'; url: string; format: string; identity: FileIdentity; policy: HttpPolicy }
   /** Bytes asked of the main thread (custom `{ size, read }` sources, or no shared memory). */
   | { id: number; kind: 'proxy'; size: number };
 

@@ -6,7 +6,8 @@
 import type { WasmBatchHandle, BatchDesc, ColumnDesc } from '../arrow.js';
 import { DecodeError, toDecodeError, wasmCall } from '../errors.js';
 import { Hdf5File } from '../hdf5.js';
-import { urlReader, type RangeReader } from '../source.js';
+import { httpReader } from '../http.js';
+import type { RangeReader } from '../source.js';
 import { TsFile } from '../tsfile.js';
 import { glueFor, instantiateSync, type Loaded } from '../wasm.js';
 import { writeBits } from './bits.js';
@@ -33,7 +34,7 @@ export function serve(port: Port): void {
       case 'blob':
         return ref.blob;
       case 'url':
-        return urlReader(ref.url, ref.size);
+        return httpReader(ref.url, ref.format, ref.policy, ref.identity);
       case 'proxy':
         return {
           size: ref.size,
