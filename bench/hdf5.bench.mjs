@@ -32,8 +32,8 @@ const DATASETS = {
 };
 
 const { FS } = await h5wasm.ready;
-const simd = instantiateVariant('simd');
-const scalar = instantiateVariant('scalar');
+const simd = instantiateVariant('simd', 'hdf5');
+const scalar = instantiateVariant('scalar', 'hdf5');
 let fsCounter = 0;
 const rows = [];
 for (const [name, label] of Object.entries(DATASETS)) {

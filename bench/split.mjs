@@ -24,9 +24,10 @@ const ds = {
 };
 const [only, baseDir] = process.argv.slice(2);
 async function load(dir, v) {
-  const glue = await import(pathToFileURL(`${dir}/arrowsmith_${v}.js`).href + `?${dir}`);
-  const out = glue.initSync({ module: readFileSync(`${dir}/arrowsmith_${v}.wasm`) });
-  return { glue, memory: out.memory, simd: v === 'simd' };
+  const { create } = await import(pathToFileURL(`${dir}/arrowsmith_msgpack.js`).href + `?${dir}`);
+  const glue = create();
+  const out = glue.initSync({ module: readFileSync(`${dir}/arrowsmith_msgpack_${v}.wasm`) });
+  return { format: 'msgpack', glue, memory: out.memory, simd: v === 'simd' };
 }
 const cur = new URL('../packages/arrowsmith/wasm', import.meta.url).pathname;
 const builds = {};

@@ -41,7 +41,7 @@ for (const [label, [file, args]] of Object.entries(FILES)) {
     const bench = new Bench({ time: 2000, warmupTime: 300 });
     let n = 0;
     for (const variant of ['simd', 'scalar']) {
-      const w = instantiateVariant(variant);
+      const w = instantiateVariant(variant, 'tsfile');
       bench.add(`arrowsmith ${variant}`, async () => {
         const f = await TsFile.openWith(w, bytes);
         n = (await f.read({ table: 'bench_table', ...q })).numRows;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One idempotent set-up used by the README, `npm start`, `npm test` and CI:
-# Rust wasm target, wasm-bindgen-cli pinned to Cargo.lock, wasm-pack, npm deps, then build.
+# Rust wasm target, wasm-bindgen-cli pinned to Cargo.lock, npm deps, then build.
 # Everything comes from the package registries (crates.io, npm); nothing else is downloaded.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,10 +31,6 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wbg\$"; then
   say "installing wasm-bindgen-cli $wbg (a few minutes, once)"
   cargo install wasm-bindgen-cli --version "=$wbg"
 fi
-if ! command -v wasm-pack >/dev/null 2>&1; then
-  say "installing wasm-pack (a few minutes, once)"
-  cargo install wasm-pack
-fi
 
 # npm deps: reinstall only when the lockfile changed since the last install.
 stamp="node_modules/.arrowsmith-lock-stamp"
@@ -47,7 +43,7 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 
-say "building wasm (SIMD + scalar)"
+say "building wasm (a module per format, SIMD + scalar)"
 node scripts/build-wasm.mjs
 say "building the TypeScript package"
 npm run --silent build:ts

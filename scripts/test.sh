@@ -23,8 +23,9 @@ msrv=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
 gate "cargo fmt --check" cargo fmt --check
 gate "cargo fmt --check (fuzz, wasm-check)" bash -c 'cargo fmt --check --manifest-path crates/fuzz/Cargo.toml && cargo fmt --check --manifest-path crates/msgpack/wasm-check/Cargo.toml'
 gate "cargo clippy -D warnings (native)" cargo clippy -q --workspace --all-targets -- -D warnings
-gate "cargo clippy -D warnings (wasm32, scalar and SIMD)" bash -c 'cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
-  RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/clippy-simd cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings'
+gate "cargo clippy -D warnings (wasm32, scalar and SIMD; each format module alone)" bash -c 'cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
+  RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/clippy-simd cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
+  for f in msgpack tsfile hdf5; do cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm --no-default-features --features "$f" -- -D warnings || exit 1; done'
 gate "cargo clippy -D warnings (fuzz targets)" cargo clippy -q --manifest-path crates/fuzz/Cargo.toml -- -D warnings
 gate "MSRV $msrv builds (cargo +$msrv check)" env CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q --workspace --all-targets
 gate "tsc over sources, tests, demo" tsc -p tsconfig.check.json
@@ -36,7 +37,7 @@ cargo test --workspace 2>&1 | tee test-output/cargo.log
 read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' test-output/cargo.log)
 passed=$((passed + p)); failed=$((failed + f))
 
-step "scalar .wasm has no v128 instruction"
+step "scalar .wasm modules have no v128 instruction"
 if node scripts/check-wasm.mjs; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 
 step "MessagePack SIMD kernels agree with the scalar reference inside wasm (both builds)"

@@ -7,14 +7,12 @@ import { readFileSync } from 'node:fs';
 // user of the package gets.
 import './node.js';
 import { decodeWith } from './msgpack.js';
-import { instantiateSync, type Glue, type Loaded } from './wasm.js';
-import * as simdGlue from '../wasm/arrowsmith_simd.js';
-import * as scalarGlue from '../wasm/arrowsmith_scalar.js';
+import { wasmFile } from './wasm-files.js';
+import { standalone, type Build, type Format, type Loaded } from './wasm.js';
 
-export function instantiateVariant(variant: 'simd' | 'scalar'): Loaded {
-  const glue: Glue = variant === 'simd' ? simdGlue : scalarGlue;
-  const bytes = readFileSync(new URL(`../wasm/arrowsmith_${variant}.wasm`, import.meta.url));
-  return instantiateSync(glue, new WebAssembly.Module(bytes), variant === 'simd');
+/** An instance of one build of a format's module, of its own (benchmarks compare the builds side by side). */
+export function instantiateVariant<F extends Format = 'msgpack'>(variant: Build, format: F = 'msgpack' as F): Loaded<F> {
+  return standalone(format, new WebAssembly.Module(readFileSync(wasmFile(format, variant))), variant === 'simd');
 }
 
 export interface Timing {
@@ -104,8 +102,8 @@ async function benchFileReader(bytes: Uint8Array, runs: number, format: string, 
   const results: Timing[] = [];
   let target = what;
   for (const v of ['simd', 'scalar'] as const) {
-    const w = instantiateVariant(v);
     if (format === 'tsfile') {
+      const w = instantiateVariant(v, 'tsfile');
       results.push(
         await timeAsync(`arrowsmith ${v}`, runs, async () => {
           const f = await TsFile.openWith(w, bytes);
@@ -116,6 +114,7 @@ async function benchFileReader(bytes: Uint8Array, runs: number, format: string, 
         }),
       );
     } else {
+      const w = instantiateVariant(v, 'hdf5');
       if (!target) {
         const f = await Hdf5File.openWith(w, bytes);
         target = '/' + ((await f.list('/')).find((e) => e.kind === 'dataset')?.name ?? '');

@@ -60,25 +60,103 @@ function coalesce(ranges: [number, number][], gap: number): [number, number][] {
   return merged;
 }
 
-export class FileReaderBase<R extends WasmFileReader> {
+/**
+ * The formats read as files. A file holds a wasm reader in one instance of its format's
+ * module; when that instance is replaced (it grew past the memory limit, see wasm.ts), the
+ * file moves to the fresh instance at its next operation: a new reader, the kept ranges
+ * supplied again, the open step repeated. Until then it keeps using the old instance (the
+ * glue binds every object to its own instance), which is garbage once no file uses it.
+ */
+export type FileFormat = 'tsfile' | 'hdf5';
+
+export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   /** The format's name in errors. */
   protected readonly format: string = 'file';
-  constructor(
-    protected readonly wasm: Loaded,
-    protected readonly reader: RangeReader,
-    protected readonly handle: R,
-  ) {}
+  #wasm: Loaded<F>;
+  #handle: R;
+  readonly #make: (w: Loaded<F>, size: number) => R;
+  /** The step that opened the reader, repeated on a fresh instance. */
+  #openStep?: (h: R) => unknown;
+  /** Operations in flight: the reader moves only between them. */
+  #ops = 0;
+  #moving?: Promise<void>;
 
-  protected static async prepare<R extends WasmFileReader>(
-    wasm: Loaded,
+  protected constructor(
+    prepared: { wasm: Loaded<F>; reader: RangeReader; handle: R; make: (w: Loaded<F>, size: number) => R },
+  ) {
+    this.#wasm = prepared.wasm;
+    this.reader = prepared.reader;
+    this.#handle = prepared.handle;
+    this.#make = prepared.make;
+  }
+
+  protected readonly reader: RangeReader;
+
+  /** The module instance this file reads with now. */
+  protected get wasm(): Loaded<F> {
+    return this.#wasm;
+  }
+
+  /** The wasm reader (in `wasm`). */
+  protected get handle(): R {
+    return this.#handle;
+  }
+
+  protected static async prepare<F extends FileFormat, R extends WasmFileReader>(
+    wasm: Loaded<F>,
     source: FileSource,
-    make: (w: Loaded, size: number) => R,
+    make: (w: Loaded<F>, size: number) => R,
     format: string,
     http?: HttpOptions,
-  ): Promise<{ wasm: Loaded; reader: RangeReader; handle: R }> {
+  ): Promise<{ wasm: Loaded<F>; reader: RangeReader; handle: R; make: (w: Loaded<F>, size: number) => R }> {
     const reader = await toRangeReader(source, format, http);
-    return { wasm, reader, handle: make(wasm, reader.size) };
+    return { wasm, reader, handle: make(wasm, reader.size), make };
   }
+
+  /** Run the step that opens the reader (remembered: a move to a fresh instance repeats it). */
+  protected async openReader<T>(step: (h: R) => T, signal?: AbortSignal): Promise<T> {
+    this.#openStep = step;
+    return this.call(() => step(this.handle), signal);
+  }
+
+  /**
+   * One operation of this file (a read, a listing): before it starts, when no other is in
+   * flight, the file moves to its module's current instance if that changed.
+   */
+  protected async op<T>(f: () => Promise<T>): Promise<T> {
+    this.#ops++;
+    try {
+      if (this.#ops === 1) await (this.#moving ??= this.#follow().finally(() => (this.#moving = undefined)));
+      else if (this.#moving) await this.#moving;
+      return await f();
+    } finally {
+      this.#ops--;
+    }
+  }
+
+  async #follow(): Promise<void> {
+    const now = this.#wasm.owner.instance();
+    if (now === this.#wasm || !this.#openStep || this.#closed) return;
+    const handle = this.#make(now, this.reader.size);
+    try {
+      for (const [s, bytes] of this.kept) handle.supply(s, bytes);
+      const step = this.#openStep;
+      await withBytes(this.reader, handle, () => wasmCall(() => step(handle)));
+    } catch {
+      // The file stays on the old instance (it still works); the next operation tries again.
+      handle.free();
+      return;
+    }
+    const old = this.#handle;
+    this.#wasm = now;
+    this.#handle = handle;
+    this.#host = undefined;
+    this.loaded = this.kept.map(([s, b]) => [s, s + b.length]);
+    this.dirty = true;
+    old.free();
+  }
+
+  #closed = false;
 
   #host?: ByteHost;
 
@@ -199,6 +277,7 @@ export class FileReaderBase<R extends WasmFileReader> {
 
   /** Free the wasm-side reader (also done by the GC eventually). */
   close(): void {
+    this.#closed = true;
     this.handle.free();
   }
 }

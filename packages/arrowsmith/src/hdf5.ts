@@ -7,7 +7,7 @@ import type { Pool } from './pool/pool.js';
 import type { FileRef, Job } from './pool/protocol.js';
 import type { HttpOptions } from './http.js';
 import type { FileSource } from './source.js';
-import { current, type Loaded } from './wasm.js';
+import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
   name: string;
@@ -64,37 +64,37 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-export class Hdf5File extends FileReaderBase<Glue> {
+export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
   protected override readonly format = 'HDF5';
   #pool?: { pool: Pool; ref: FileRef };
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
 
-  static open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
-    return Hdf5File.openWith(current(), source, options);
+  static async open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
+    return Hdf5File.openWith(await instanceAsync('hdf5'), source, options);
   }
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
-  static async openWith(wasm: Loaded, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
+  static async openWith(wasm: Loaded<'hdf5'>, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
     // An in-memory file is not copied whole: a read asks for the metadata, cells and heap
     // ranges it needs (a few coalesced copies), see readBatch.
     const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, 'HDF5', options);
-    const f = new Hdf5File(p.wasm, p.reader, p.handle);
-    await f.call(() => p.handle.open(), options.signal);
+    const f = new Hdf5File(p);
+    await f.openReader((h) => h.open(), options.signal);
     if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
     return f;
   }
 
   /** Children of a group: name, kind, shape, dtype. */
   async list(path = '/'): Promise<Hdf5Entry[]> {
-    return JSON.parse(await this.call(() => this.handle.list(path)));
+    return this.op(async () => JSON.parse(await this.call(() => this.handle.list(path))));
   }
 
   /** A dataset's shape, dtype, layout, chunking and filters. */
   async info(path: string): Promise<Hdf5DatasetInfo> {
     let p = this.#infos.get(path);
     if (!p) {
-      p = this.call(() => this.handle.info(path)).then((s) => JSON.parse(s) as Hdf5DatasetInfo);
+      p = this.op(() => this.call(() => this.handle.info(path))).then((s) => JSON.parse(s) as Hdf5DatasetInfo);
       this.#infos.set(path, p);
       p.catch(() => this.#infos.delete(path));
     }
@@ -104,15 +104,17 @@ export class Hdf5File extends FileReaderBase<Glue> {
 
   /** Attributes of a group or dataset: scalars as values, arrays as arrays. */
   async attrs(path = '/'): Promise<Record<string, unknown>> {
-    const handles = await this.call(() => this.handle.attrs(path));
-    const out: Record<string, unknown> = {};
-    for (const h of handles) {
-      const b = this.batch(h);
-      const field = b.schema.fields[0]!;
-      const col = b.getChildAt(0)!;
-      out[field.name] = col.length === 1 ? plain(col.get(0)) : [...col].map(plain);
-    }
-    return out;
+    return this.op(async () => {
+      const handles = await this.call(() => this.handle.attrs(path));
+      const out: Record<string, unknown> = {};
+      for (const h of handles) {
+        const b = this.batch(h);
+        const field = b.schema.fields[0]!;
+        const col = b.getChildAt(0)!;
+        out[field.name] = col.length === 1 ? plain(col.get(0)) : [...col].map(plain);
+      }
+      return out;
+    });
   }
 
   /**
@@ -177,7 +179,7 @@ export class Hdf5File extends FileReaderBase<Glue> {
   }
 
   private async readBatch(path: string, start: number, count?: number, signal?: AbortSignal): Promise<RecordBatch> {
-    return this.batch(await this.readHandle(path, start, count, signal));
+    return this.op(async () => this.batch(await this.readHandle(path, start, count, signal)));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */

@@ -8,29 +8,41 @@
  * const table = decodeMsgpack(bytes); // an apache-arrow Table
  * ```
  */
-import { current, load, normalizeInit, type InitOptions, type WasmSource } from './wasm.js';
+import { wasmFile } from './wasm-files.js';
+import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm.js';
 
 export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackStream, type MsgpackOptions, type MsgpackPoolOptions, type MsgpackStreamOptions, type ChunkSource } from './msgpack.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
-export { simdSupported, type InitOptions, type WasmSource } from './wasm.js';
+export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm.js';
 export type { TimeValue, TsFileQuery } from './types.js';
 export { openTsFile, TsFile, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
 export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5Options } from './hdf5.js';
 export type { FileSource, RangeReader } from './source.js';
 export { HttpError, type HttpOptions } from './http.js';
 
+// Browsers and bundlers: the package's own files, next to this module (bundlers emit them).
+platform.defaults ??= (format, build, baseUrl) => wasmFile(format, build, baseUrl);
+
 /**
- * Load the wasm module. With no argument the package's own files are used and the SIMD
- * build is chosen when the engine supports it and passes a correctness probe.
- * Accepts bytes, a URL, a Response, or `{ simd?, source?, baseUrl? }`.
+ * Load wasm modules. With no argument the MessagePack module is loaded (so that the
+ * synchronous `decodeMsgpack` works right after); TsFile and HDF5 load on the first
+ * `openTsFile`/`openHdf5`, or now with `{ formats }`. The SIMD builds are chosen when the
+ * engine supports SIMD128 and each module's correctness check passes. Options given here
+ * (`baseUrl`, `source`, `simd`, `recycleBytes`) also apply to the modules loaded later.
  */
-export async function init(arg?: WasmSource | InitOptions): Promise<{ simd: boolean }> {
-  const l = await load(normalizeInit(arg));
-  return { simd: l.simd };
+export async function init(options: InitOptions = {}): Promise<{ simd: boolean }> {
+  if (typeof options !== 'object' || options === null || options instanceof URL || ArrayBuffer.isView(options) || options instanceof ArrayBuffer || (typeof Response !== 'undefined' && options instanceof Response)) {
+    throw new TypeError('arrowsmith: init() takes options, e.g. init({ baseUrl }) or init({ source: (format, build) => bytesOrUrl }); there is one module per format');
+  }
+  const formats = options.formats ?? ['msgpack'];
+  for (const f of formats) if (!FORMATS.includes(f)) throw new TypeError(`arrowsmith: unknown format ${JSON.stringify(f)} (known: ${FORMATS.join(', ')})`);
+  configure(options);
+  const loaded = await Promise.all(formats.map((f: Format) => load(f)));
+  return { simd: loaded.length > 0 ? loaded.every((m) => m.simd) : chooseBuild() === 'simd' };
 }
 
-/** Which build is running: true for SIMD128. Loads the module first in Node. */
+/** Whether the SIMD128 builds are in use (loads the MessagePack module first in Node when none is loaded). */
 export function simdActive(): boolean {
-  return current().simd;
+  return simdChosen();
 }

@@ -6,7 +6,7 @@ import { SchemaMismatch } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import { guessCuts, isNumberArray } from './msgpack-cuts.js';
 import { isShared, type Decoded, type Job } from './pool/protocol.js';
-import { current, type Loaded } from './wasm.js';
+import { instance, type Loaded } from './wasm.js';
 
 export interface MsgpackOptions {
   /**
@@ -47,7 +47,7 @@ export function releaseLent(): void {
   lent = undefined;
 }
 
-export function decodeWith(w: Loaded, bytes: Uint8Array, options: MsgpackOptions = {}): Table {
+export function decodeWith(w: Loaded<'msgpack'>, bytes: Uint8Array, options: MsgpackOptions = {}): Table {
   releaseLent();
   const h = wasmCall(() =>
     w.glue.decodeMsgpack(bytes, LAYOUT[options.layout ?? 'auto'], options.fastPath ?? true, options.maxDepth ?? 256),
@@ -68,8 +68,8 @@ export function decodeWith(w: Loaded, bytes: Uint8Array, options: MsgpackOptions
 export function decodeMsgpack(bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table>;
 export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions): Table;
 export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions | MsgpackPoolOptions): Table | Promise<Table> {
-  if (options && 'pool' in options && options.pool) return decodePooled(current(), bytes, options);
-  return decodeWith(current(), bytes, options as MsgpackOptions);
+  if (options && 'pool' in options && options.pool) return decodePooled(instance('msgpack'), bytes, options);
+  return decodeWith(instance('msgpack'), bytes, options as MsgpackOptions);
 }
 
 /**
@@ -77,7 +77,7 @@ export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions | Msgp
  * (say one piece holds only ints and the next a float), one thread decodes it all, so
  * the result is always what a single decode gives.
  */
-async function decodePooled(w: Loaded, bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table> {
+async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table> {
   const { pool, signal, ...rest } = options;
   signal?.throwIfAborted();
   const maxDepth = rest.maxDepth ?? 256;
@@ -136,7 +136,7 @@ async function* chunks(source: ChunkSource): AsyncGenerator<Uint8Array> {
  * as soon as `batchRows` complete rows have arrived; the rest comes at the end.
  */
 export async function* decodeMsgpackStreamWith(
-  w: Loaded,
+  w: Loaded<'msgpack'>,
   source: ChunkSource,
   options: MsgpackStreamOptions = {},
 ): AsyncGenerator<RecordBatch> {
@@ -176,5 +176,5 @@ export async function* decodeMsgpackStreamWith(
 }
 
 export function decodeMsgpackStream(source: ChunkSource, options?: MsgpackStreamOptions): AsyncGenerator<RecordBatch> {
-  return decodeMsgpackStreamWith(current(), source, options);
+  return decodeMsgpackStreamWith(instance('msgpack'), source, options);
 }

@@ -1,20 +1,41 @@
 /**
  * The Node entry: the same API as the browser entry, but the package's .wasm files are
- * read from disk, `init()` is optional (the module loads synchronously on first use), and
- * `ARROWSMITH_SIMD=0` (or `1`) forces the scalar (or SIMD) build.
+ * read from disk, `init()` is optional (each format's module loads synchronously on its
+ * first use), and `ARROWSMITH_SIMD=0` (or `1`) forces the scalar (or SIMD) builds.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadSync, platform, type InitOptions } from './wasm.js';
-
-const file = (variant: string, opts?: InitOptions) =>
-  new URL(`arrowsmith_${variant}.wasm`, opts?.baseUrl ?? new URL('../wasm/', import.meta.url));
+import { wasmFile } from './wasm-files.js';
+import { platform, type Build, type Format } from './wasm.js';
 
 const env = process.env.ARROWSMITH_SIMD;
 platform.envSimd = env === undefined || env === '' ? undefined : !['0', 'false', 'off', 'no'].includes(env.toLowerCase());
-platform.defaults = (variant, opts) => readFile(file(variant, opts));
+
+function readError(what: string, url: URL, e: unknown): Error {
+  return new Error(`arrowsmith: could not read the ${what} wasm module ${url.protocol === 'file:' ? fileURLToPath(url) : url.href}: ${(e as Error)?.message ?? e}`, { cause: e });
+}
+const fileOf = (format: Format, build: Build, baseUrl?: string | URL) => wasmFile(format, build, baseUrl);
+platform.defaults = async (format, build, baseUrl) => {
+  const url = fileOf(format, build, baseUrl);
+  if (url.protocol !== 'file:') return url;
+  try {
+    return await readFile(url);
+  } catch (e) {
+    throw readError(`${format} (${build})`, url, e);
+  }
+};
+platform.bytesSync = (format, build, baseUrl) => {
+  const url = fileOf(format, build, baseUrl);
+  if (url.protocol !== 'file:') return undefined;
+  try {
+    return readFileSync(url);
+  } catch (e) {
+    throw readError(`${format} (${build})`, url, e);
+  }
+};
 platform.resolve = (source) => {
   const url = source instanceof URL ? source : typeof source === 'string' && source.startsWith('file:') ? new URL(source) : undefined;
   return url?.protocol === 'file:' ? readFile(url) : source;
@@ -28,8 +49,8 @@ platform.startWorker = (url) => {
     post: (m, transfer) => w.postMessage(m, transfer as never),
     onMessage: (f) => void w.on('message', f),
     onFailure: (f) => {
-      w.on('error', f);
-      w.on('exit', (code) => f(new Error(`arrowsmith: pool worker exited (code ${code})`)));
+      w.on('error', (e) => f(new Error(`arrowsmith: pool worker ${url.href} failed: ${e?.message ?? e}`, { cause: e })));
+      w.on('exit', (code) => f(new Error(`arrowsmith: pool worker ${url.href} exited (code ${code})`)));
     },
     keepAlive: (on) => (on ? w.ref() : w.unref()),
     terminate: () => void w.terminate(),
@@ -40,6 +61,5 @@ platform.copyBytes = (src) => {
   b.set(src);
   return new Uint8Array(b.buffer, b.byteOffset, src.length);
 };
-platform.lazy = () => loadSync((variant) => readFileSync(file(variant)));
 
 export * from './index.js';

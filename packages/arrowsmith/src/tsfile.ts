@@ -8,7 +8,7 @@ import type { FileRef, Job } from './pool/protocol.js';
 import type { HttpOptions } from './http.js';
 import type { FileSource } from './source.js';
 import type { TimeValue, TsFileQuery } from './types.js';
-import { current, type Loaded } from './wasm.js';
+import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
   name: string;
@@ -79,7 +79,7 @@ function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.star
   return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end } };
 }
 
-export class TsFile extends FileReaderBase<Glue> {
+export class TsFile extends FileReaderBase<'tsfile', Glue> {
   protected override readonly format = 'TsFile';
   #version = 0;
   #pool?: { pool: Pool; ref: FileRef };
@@ -90,23 +90,23 @@ export class TsFile extends FileReaderBase<Glue> {
     return this.#version;
   }
 
-  static open(source: FileSource, options?: TsFileOptions): Promise<TsFile> {
-    return TsFile.openWith(current(), source, options);
+  static async open(source: FileSource, options?: TsFileOptions): Promise<TsFile> {
+    return TsFile.openWith(await instanceAsync('tsfile'), source, options);
   }
 
   /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
-  static async openWith(wasm: Loaded, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
+  static async openWith(wasm: Loaded<'tsfile'>, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
     // (a Blob or URL gets the chunks its query plans from the index).
     const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, 'TsFile', options);
-    const f = new TsFile(p.wasm, p.reader, p.handle);
+    const f = new TsFile(p);
     // The head magic and the tail (footer, metadata, usually the index) in one go, instead
     // of discovering them one missing range at a time; kept across reads (every read plans
     // from the index).
     const size = p.reader.size;
     const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
     await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
-    f.#version = await f.call(() => p.handle.open(), options.signal);
+    f.#version = await f.openReader((h) => h.open(), options.signal);
     if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
     return f;
   }
@@ -126,7 +126,7 @@ export class TsFile extends FileReaderBase<Glue> {
 
   /** Every series: device path, measurement, type, encoding, compression, count, time range. */
   async timeseries(): Promise<TsFileSeries[]> {
-    const raw = JSON.parse(await this.call(() => this.handle.timeseries())) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
+    const raw = JSON.parse(await this.op(() => this.call(() => this.handle.timeseries()))) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
     return raw.map((s) => ({ ...s, start: BigInt(s.start), end: BigInt(s.end) }));
   }
 
@@ -192,7 +192,7 @@ export class TsFile extends FileReaderBase<Glue> {
   #span(device: string): Promise<BigInt64Array> {
     let p = this.#spans.get(device);
     if (!p) {
-      p = this.call(() => this.handle.deviceSpan(device)).finally(() => this.release());
+      p = this.op(() => this.call(() => this.handle.deviceSpan(device)).finally(() => this.release()));
       this.#spans.set(device, p);
       p.catch(() => this.#spans.delete(device));
     }
@@ -219,7 +219,7 @@ export class TsFile extends FileReaderBase<Glue> {
   }
 
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
-    return this.batch(await this.readHandle(q), timeUnitRewrite(q.timeUnit));
+    return this.op(async () => this.batch(await this.readHandle(q), timeUnitRewrite(q.timeUnit)));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */

@@ -1,30 +1,76 @@
 /**
- * Loading the wasm module: two builds of the same crate (SIMD128 and scalar), chosen at
- * run time. SIMD is used when the engine validates it AND a correctness probe agrees with
- * known values (some engines report SIMD but compute wrong results).
+ * Loading the wasm modules: one per format (MessagePack, TsFile, HDF5), each in two builds
+ * (SIMD128 and scalar), each with its own memory, loaded on the first use of its format.
+ * SIMD is used when the engine validates it AND the module's correctness check agrees
+ * (some engines report SIMD but compute wrong results).
+ *
+ * Memory given back: wasm memory never shrinks, so after a read grew a module's memory
+ * past `recycleBytes`, the next call of that format gets a fresh instance of the already
+ * compiled module, and the old one is garbage once nothing uses it (open files move to the
+ * fresh instance at their next operation, see filereader.ts).
  */
-import * as simdGlue from '../wasm/arrowsmith_simd.js';
-import * as scalarGlue from '../wasm/arrowsmith_scalar.js';
+import { create as createHdf5, type Glue as Hdf5Glue } from '../wasm/arrowsmith_hdf5.js';
+import { create as createMsgpack, type Glue as MsgpackGlue } from '../wasm/arrowsmith_msgpack.js';
+import { create as createTsFile, type Glue as TsFileGlue } from '../wasm/arrowsmith_tsfile.js';
 
-export type Glue = typeof simdGlue;
+/** The formats, one wasm module each. */
+export type Format = 'msgpack' | 'tsfile' | 'hdf5';
+export const FORMATS: readonly Format[] = ['msgpack', 'tsfile', 'hdf5'];
+/** The two builds of every module. */
+export type Build = 'simd' | 'scalar';
 
-/** Anything wasm-bindgen's init accepts: bytes, a URL, a Response, a compiled module. */
-export type WasmSource = BufferSource | URL | string | Response | Promise<Response> | WebAssembly.Module;
+/**
+ * `WebAssembly.Module` where the environment's types declare it (typed this way so that
+ * the package's types compile without the DOM lib).
+ */
+export type CompiledWasm = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+
+/** A .wasm to load: bytes, a URL, a Response, or a compiled module. */
+export type WasmSource = ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response> | CompiledWasm;
 
 export interface InitOptions {
-  /** Force the SIMD (`true`) or scalar (`false`) build. Default: detect. */
+  /** Force the SIMD (`true`) or scalar (`false`) builds. Default: detect. */
   simd?: boolean;
-  /** The .wasm to load, used as-is (no SIMD/scalar choice). Default: the package's own files. */
-  source?: WasmSource;
-  /** A folder (URL) holding both `arrowsmith_simd.wasm` and `arrowsmith_scalar.wasm`. */
+  /**
+   * The formats to load now. Default `['msgpack']`: the synchronous `decodeMsgpack` then
+   * works at once; TsFile and HDF5 load on the first `openTsFile`/`openHdf5` anyway.
+   */
+  formats?: Format[];
+  /** A folder (URL) holding the package's `arrowsmith_<format>_<build>.wasm` files (a CDN, your own host). */
   baseUrl?: string | URL;
+  /**
+   * Where each module comes from, asked once per format with the build that was chosen:
+   * return the bytes, a URL, a Response or a compiled module (used as-is, whichever build
+   * it is), or `undefined` for the package's own file.
+   */
+  source?: (format: Format, build: Build) => WasmSource | undefined | Promise<WasmSource | undefined>;
+  /**
+   * A module instance of the calling thread whose wasm memory grew past this many bytes
+   * is replaced by a fresh one at the next call of its format, so memory goes back to its
+   * baseline after a big read. Default 256 MiB. `Infinity` keeps instances for good.
+   */
+  recycleBytes?: number;
 }
 
-/** How this platform finds the package's .wasm files (set by the Node entry). */
+export const DEFAULT_RECYCLE_BYTES = 256 * 1024 * 1024;
+
+/** The two ends of a worker, whatever the platform calls them. */
+export interface WorkerPort {
+  post(message: unknown, transfer?: unknown[]): void;
+  onMessage(f: (message: unknown) => void): void;
+  /** A crash or exit of the worker. */
+  onFailure(f: (error: Error) => void): void;
+  /** Node: whether the worker keeps the process alive (only while it has work). */
+  keepAlive?(on: boolean): void;
+  terminate(): void;
+}
+
+/** How this platform finds the package's files (set by the entry: index.ts or node.ts). */
 export interface Platform {
-  defaults: (variant: 'simd' | 'scalar', opts: InitOptions) => WasmSource | Promise<WasmSource>;
-  /** Node: load synchronously on first use, so `init()` is optional there. */
-  lazy?: () => Loaded;
+  /** The package's own .wasm of a format and build (a URL in browsers, bytes in Node). */
+  defaults?: (format: Format, build: Build, baseUrl?: string | URL) => WasmSource | Promise<WasmSource>;
+  /** Node: the same, synchronously, so that every module loads itself on first use (undefined: not on disk). */
+  bytesSync?: (format: Format, build: Build, baseUrl?: string | URL) => Uint8Array | undefined;
   /** Node: ARROWSMITH_SIMD=0/1 forces the build. */
   envSimd?: boolean;
   /** Node: read `file:` URLs from disk (Node's fetch cannot). */
@@ -42,37 +88,66 @@ export interface Platform {
   copyBytes?: (src: Uint8Array) => Uint8Array;
 }
 
-/** The two ends of a worker, whatever the platform calls them. */
-export interface WorkerPort {
-  post(message: unknown, transfer?: Transferable[]): void;
-  onMessage(f: (message: unknown) => void): void;
-  /** A crash or exit of the worker. */
-  onFailure(f: (error: Error) => void): void;
-  /** Node: whether the worker keeps the process alive (only while it has work). */
-  keepAlive?(on: boolean): void;
-  terminate(): void;
-}
-
-export const platform: Platform = {
-  defaults: (variant, opts) => new URL(`arrowsmith_${variant}.wasm`, opts.baseUrl ?? new URL('../wasm/', import.meta.url)),
-};
+export const platform: Platform = {};
 
 /** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. */
 export function ownedCopy(src: Uint8Array): Uint8Array {
   return platform.copyBytes ? platform.copyBytes(src) : src.slice();
 }
 
-export interface Loaded {
-  glue: Glue;
-  memory: WebAssembly.Memory;
-  simd: boolean;
-  /** The compiled module, kept so that a worker pool instantiates it without compiling again. */
-  module: WebAssembly.Module;
+/** Each format's glue (what wasm-bindgen generates, patched into a factory by build-wasm.mjs). */
+export interface Glues {
+  msgpack: MsgpackGlue;
+  tsfile: TsFileGlue;
+  hdf5: Hdf5Glue;
+}
+const CREATE: { [F in Format]: () => Glues[F] } = { msgpack: createMsgpack, tsfile: createTsFile, hdf5: createHdf5 };
+
+/** One instance of a format's module. @internal */
+export interface Loaded<F extends Format = Format> {
+  readonly format: F;
+  readonly glue: Glues[F];
+  readonly memory: WebAssembly.Memory;
+  readonly simd: boolean;
+  /** The compiled module this is an instance of (and its current instance). */
+  readonly owner: WasmModule<F>;
 }
 
-let loaded: Loaded | undefined;
-let loading: Promise<Loaded> | undefined;
+/**
+ * A format's compiled module and its current instance on this thread. Compiled once;
+ * instantiated again (cheap: the compiled code is shared) when the memory of the current
+ * instance grew past `recycleBytes`. @internal
+ */
+export class WasmModule<F extends Format = Format> {
+  #current?: Loaded<F>;
+  /** Instances replaced so far. */
+  replaced = 0;
 
+  constructor(
+    readonly format: F,
+    readonly module: WebAssembly.Module,
+    readonly simd: boolean,
+    public recycleBytes = Infinity,
+    first?: { glue: Glues[F]; memory: WebAssembly.Memory },
+  ) {
+    if (first) this.#current = { format, ...first, simd, owner: this };
+  }
+
+  /** The instance for the next call: a fresh one when the current one grew past `recycleBytes`. */
+  instance(): Loaded<F> {
+    const c = this.#current;
+    if (c && c.memory.buffer.byteLength <= this.recycleBytes) return c;
+    if (c) this.replaced++;
+    const glue = CREATE[this.format]();
+    const out = glue.initSync({ module: this.module });
+    return (this.#current = { format: this.format, glue, memory: out.memory, simd: this.simd, owner: this });
+  }
+
+  /** Bytes of wasm memory the current instance holds (0 before its first use). */
+  memoryBytes(): number {
+    return this.#current?.memory.buffer.byteLength ?? 0;
+  }
+}
 
 /** A minimal module using one v128 instruction: validates only where SIMD128 exists. */
 const SIMD_PROBE = new Uint8Array([
@@ -87,88 +162,170 @@ export function simdSupported(): boolean {
   }
 }
 
-function isOptions(x: unknown): x is InitOptions {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    !(x instanceof URL) &&
-    !ArrayBuffer.isView(x) &&
-    !(x instanceof ArrayBuffer) &&
-    !(typeof Response !== 'undefined' && x instanceof Response) &&
-    !(x instanceof WebAssembly.Module) &&
-    !(typeof (x as Promise<unknown>).then === 'function')
-  );
-}
+// ---- the calling thread's modules ----
 
-export function normalizeInit(arg?: WasmSource | InitOptions): InitOptions {
-  if (arg === undefined) return {};
-  return isOptions(arg) ? arg : { source: arg };
+interface Settings {
+  simd?: boolean;
+  baseUrl?: string | URL;
+  source?: InitOptions['source'];
+  recycleBytes: number;
 }
+const settings: Settings = { recycleBytes: DEFAULT_RECYCLE_BYTES };
+const modules = new Map<Format, WasmModule>();
+const loading = new Map<Format, Promise<WasmModule>>();
+/** A SIMD module failed its correctness check here: every later module loads scalar. */
+let simdBroken = false;
 
-/** Compile a wasm source (bytes, URL, Response) to a module, streaming where the server allows. */
-export async function compileModule(src: WasmSource | Promise<Response>): Promise<WebAssembly.Module> {
-  const s = await src;
-  if (s instanceof WebAssembly.Module) return s;
-  if (s instanceof ArrayBuffer || ArrayBuffer.isView(s)) return WebAssembly.compile(s as BufferSource);
-  const res = typeof Response !== 'undefined' && s instanceof Response ? s : await fetch(s as string | URL);
-  if (!res.ok) throw new Error(`arrowsmith: could not load the wasm module from ${res.url}: HTTP ${res.status}`);
-  if (typeof WebAssembly.compileStreaming === 'function' && res.headers.get('content-type')?.startsWith('application/wasm')) {
-    return WebAssembly.compileStreaming(res);
-  }
-  return WebAssembly.compile(await res.arrayBuffer());
-}
-
-async function instantiate(glue: Glue, source: WasmSource, simd: boolean): Promise<Loaded> {
-  const module = await compileModule(source);
-  const out = await glue.default({ module_or_path: module });
-  return { glue, memory: out.memory, simd, module };
-}
-
-/** Instantiate an already compiled module synchronously (workers of a pool). */
-export function instantiateSync(glue: Glue, module: WebAssembly.Module, simd: boolean): Loaded {
-  const out = glue.initSync({ module });
-  return { glue, memory: out.memory, simd, module };
-}
-
-export async function load(opts: InitOptions): Promise<Loaded> {
-  if (loaded) return loaded;
-  loading ??= (async () => {
-    if (opts.source !== undefined) {
-      // A caller-supplied module: use it whichever build it is.
-      const l = await instantiate(simdGlue, (await platform.resolve?.(opts.source)) ?? opts.source, false);
-      return (loaded = { ...l, simd: l.glue.simdEnabled() });
-    }
-    const wantSimd = (opts.simd ?? platform.envSimd ?? true) && simdSupported();
-    if (wantSimd) {
-      const l = await instantiate(simdGlue, await platform.defaults('simd', opts), true);
-      if (opts.simd === true || probe(l)) return (loaded = l);
-    }
-    return (loaded = await instantiate(scalarGlue, await platform.defaults('scalar', opts), false));
-  })();
-  try {
-    return await loading;
-  } catch (e) {
-    loading = undefined;
-    throw e;
+/** Apply `init()` options to the modules loaded from now on (and `recycleBytes` to all). */
+export function configure(opts: InitOptions): void {
+  if (opts.simd !== undefined) settings.simd = opts.simd;
+  if (opts.baseUrl !== undefined) settings.baseUrl = opts.baseUrl;
+  if (opts.source !== undefined) settings.source = opts.source;
+  if (opts.recycleBytes !== undefined) {
+    if (!(opts.recycleBytes > 0)) throw new RangeError('arrowsmith: recycleBytes must be a positive number of bytes');
+    settings.recycleBytes = opts.recycleBytes;
+    for (const m of modules.values()) m.recycleBytes = opts.recycleBytes;
   }
 }
 
-/** Synchronous load from bytes (Node's lazy init). */
-export function loadSync(bytesFor: (variant: 'simd' | 'scalar') => BufferSource, envSimd = platform.envSimd): Loaded {
-  if (loaded) return loaded;
-  const wantSimd = (envSimd ?? true) && simdSupported();
-  if (wantSimd) {
-    const l = instantiateSync(simdGlue, new WebAssembly.Module(bytesFor('simd')), true);
-    if (envSimd === true || probe(l)) return (loaded = l);
+function forcedSimd(): boolean | undefined {
+  return settings.simd ?? platform.envSimd;
+}
+
+/** The build the next module load picks. */
+export function chooseBuild(): Build {
+  return (forcedSimd() ?? true) && !simdBroken && simdSupported() ? 'simd' : 'scalar';
+}
+
+/** Load a format's module (once; concurrent callers share the load). */
+export function load<F extends Format>(format: F): Promise<WasmModule<F>> {
+  const have = modules.get(format);
+  if (have) return Promise.resolve(have as WasmModule<F>);
+  let p = loading.get(format);
+  if (!p) {
+    p = loadAsync(format).finally(() => loading.delete(format));
+    loading.set(format, p);
   }
-  return (loaded = instantiateSync(scalarGlue, new WebAssembly.Module(bytesFor('scalar')), false));
+  return p as Promise<WasmModule<F>>;
+}
+
+async function loadAsync(format: Format): Promise<WasmModule> {
+  for (;;) {
+    const build = chooseBuild();
+    const custom = await settings.source?.(format, build);
+    let src: WasmSource;
+    if (custom !== undefined) src = (await platform.resolve?.(custom)) ?? custom;
+    else if (platform.defaults) src = await platform.defaults(format, build, settings.baseUrl);
+    else throw new Error('arrowsmith: no wasm location is known here; import the package entry (arrowsmith) or pass init({ source })');
+    const compiled = await compileModule(src, `the ${format} module (${build})`);
+    const m = accept(format, compiled, custom !== undefined ? undefined : build);
+    if (m) return m;
+  }
 }
 
 /**
- * Correctness probe: decode a buffer that exercises the SIMD kernels (a fixint run, a
- * float64 run, a uint16 run) and compare with values computed here in JS.
+ * Instantiate and check a freshly compiled module; register it. Undefined when a SIMD
+ * module failed its correctness check (the caller then loads the scalar build).
  */
-function probe(l: Loaded): boolean {
+function accept(format: Format, module: WebAssembly.Module, build: Build | undefined): WasmModule | undefined {
+  const existing = modules.get(format);
+  if (existing) return existing;
+  // The build a custom source really is: asked of the module itself.
+  const glue = CREATE[format]();
+  const { memory } = glue.initSync({ module });
+  const simd = build ? build === 'simd' : glue.simdEnabled();
+  if (simd && forcedSimd() !== true && build && !checks(format, glue, memory)) {
+    simdBroken = true;
+    return undefined;
+  }
+  // The checked instance is the first one used.
+  const m = new WasmModule(format, module, simd, settings.recycleBytes, { glue, memory });
+  modules.set(format, m);
+  return m;
+}
+
+/** Node (or a module compiled already): load synchronously. Undefined where that is impossible. */
+function loadSync(format: Format): WasmModule | undefined {
+  const have = modules.get(format);
+  if (have) return have;
+  const read = platform.bytesSync;
+  if (!read || settings.source) return undefined;
+  for (;;) {
+    const build = chooseBuild();
+    const bytes = read(format, build, settings.baseUrl);
+    if (!bytes) return undefined;
+    const m = accept(format, new WebAssembly.Module(bytes as BufferSource), build);
+    if (m) return m;
+  }
+}
+
+/**
+ * The current instance of a format's module on this thread, for a call about to start
+ * (a fresh one when the memory of the last grew past the limit). Loads it synchronously
+ * in Node; elsewhere it must have been loaded (`init()`, or the async open of a file).
+ */
+export function instance<F extends Format>(format: F): Loaded<F> {
+  const m = (modules.get(format) ?? loadSync(format)) as WasmModule<F> | undefined;
+  if (!m) {
+    throw new Error(
+      format === 'msgpack'
+        ? 'arrowsmith: call `await init()` before decodeMsgpack (it loads the MessagePack module; Node loads it on first use)'
+        : `arrowsmith: the ${format} module is not loaded; call \`await init({ formats: ['${format}'] })\` first`,
+    );
+  }
+  return m.instance();
+}
+
+/** The same, loading the module first where needed (the async entry points). */
+export async function instanceAsync<F extends Format>(format: F): Promise<Loaded<F>> {
+  return (modules.get(format) ? undefined : await load(format), instance(format));
+}
+
+/** The loaded module of a format on this thread, if any. */
+export function loaded<F extends Format>(format: F): WasmModule<F> | undefined {
+  return modules.get(format) as WasmModule<F> | undefined;
+}
+
+/** Whether SIMD builds are (or will be) used on this thread. */
+export function simdChosen(): boolean {
+  const any = modules.values().next().value as WasmModule | undefined;
+  return any ? any.simd : instance('msgpack').simd;
+}
+
+/**
+ * Pool workers: a module the main thread compiled, registered for its format (never
+ * replaced here: the pool replaces a whole worker whose memory grew).
+ */
+export function adopt(format: Format, module: WebAssembly.Module, simd: boolean): void {
+  if (!modules.has(format)) modules.set(format, new WasmModule(format, module, simd));
+}
+
+/** A module instance of its own, outside the thread's registry (benchmarks, tests). */
+export function standalone<F extends Format>(format: F, module: WebAssembly.Module, simd: boolean): Loaded<F> {
+  return new WasmModule(format, module, simd).instance();
+}
+
+/** Bytes of wasm memory each format's current instance holds on this thread (0: not loaded). */
+export function memory(): Record<Format, number> {
+  return { msgpack: loaded('msgpack')?.memoryBytes() ?? 0, tsfile: loaded('tsfile')?.memoryBytes() ?? 0, hdf5: loaded('hdf5')?.memoryBytes() ?? 0 };
+}
+
+// ---- correctness checks ----
+
+function checks(format: Format, glue: Glues[Format], memory: WebAssembly.Memory): boolean {
+  try {
+    if (!glue.simdCheck()) return false;
+    return format !== 'msgpack' || msgpackProbe(glue as MsgpackGlue, memory);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * MessagePack's own kernels: a buffer that exercises them (a fixint run, a float64 run, a
+ * uint16 run) compared with values computed here in JS.
+ */
+function msgpackProbe(glue: MsgpackGlue, memory: WebAssembly.Memory): boolean {
   const ints = Array.from({ length: 40 }, (_, i) => ((i * 37) % 160) - 32); // -32..127
   const floats = [1.5, -2.25, 1e300, -0.0, Math.PI, 6.02e23];
   const u16 = [256, 1000, 65535, 300, 40000];
@@ -182,38 +339,78 @@ function probe(l: Loaded): boolean {
     bytes.push(0xcb, ...new Uint8Array(dv.buffer));
   }
   for (const v of u16) bytes.push(0xcd, v >> 8, v & 0xff);
+  const b = glue.decodeMsgpack(new Uint8Array(bytes), 0, true, 64);
   try {
-    const b = l.glue.decodeMsgpack(new Uint8Array(bytes), 0, true, 64);
+    const schema = JSON.parse(b.schema());
+    const bufs = b.buffers();
+    const col = schema.fields[0].col;
+    if (col.type !== 'float64') return false;
+    const ptr = bufs[col.buffers[0] * 2]!;
+    const got = new Float64Array(memory.buffer.slice(ptr, ptr + n * 8));
+    const want = [...ints, ...floats, ...u16];
+    return want.every((w, i) => Object.is(w, got[i]));
+  } finally {
+    b.free();
+  }
+}
+
+// ---- compiling, with errors that say what came back ----
+
+const MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+function hasMagic(b: Uint8Array): boolean {
+  return MAGIC.every((x, i) => b[i] === x);
+}
+
+/** What came back instead of a wasm module: its first bytes as text (or hex when binary). */
+function describeBytes(b: Uint8Array): string {
+  if (b.length === 0) return 'an empty body';
+  const head = b.subarray(0, 64);
+  const printable = head.every((c) => c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 128);
+  const text = printable ? JSON.stringify(new TextDecoder().decode(head).replace(/\s+/g, ' ')) : Array.from(head.subarray(0, 16), (c) => c.toString(16).padStart(2, '0')).join(' ');
+  return `${b.length} bytes starting ${text}${b.length > head.length && printable ? '…' : ''}`;
+}
+
+function notWasm(what: string, where: string, detail: string): Error {
+  return new Error(
+    `arrowsmith: ${what} from ${where} is not a wasm module: ${detail}. ` +
+      'Serve the package\'s wasm/ files as they are (with a bundler they are emitted for you), or point init({ baseUrl }) at a folder holding them.',
+  );
+}
+
+/** Compile a wasm source, streaming where the server allows; a wrong answer names the URL, status and what came back. */
+export async function compileModule(src: WasmSource, what: string): Promise<WebAssembly.Module> {
+  const s = await src;
+  if (s instanceof WebAssembly.Module) return s;
+  if (s instanceof ArrayBuffer || ArrayBuffer.isView(s)) {
+    const b = s instanceof ArrayBuffer ? new Uint8Array(s) : new Uint8Array(s.buffer, s.byteOffset, s.byteLength);
+    if (!hasMagic(b)) throw notWasm(what, 'the bytes given', describeBytes(b));
+    return WebAssembly.compile(b as BufferSource);
+  }
+  let res: Response;
+  if (typeof Response !== 'undefined' && s instanceof Response) res = s;
+  else {
+    const url = String(s);
     try {
-      const schema = JSON.parse(b.schema());
-      const bufs = b.buffers();
-      const col = schema.fields[0].col;
-      if (col.type !== 'float64') return false;
-      const ptr = bufs[col.buffers[0] * 2]!;
-      const got = new Float64Array(l.memory.buffer.slice(ptr, ptr + n * 8));
-      const want = [...ints, ...floats, ...u16];
-      return want.every((w, i) => Object.is(w, got[i]));
-    } finally {
-      b.free();
+      res = await fetch(url);
+    } catch (e) {
+      throw new Error(`arrowsmith: could not fetch ${what} from ${url}: ${(e as Error)?.message ?? e}`, { cause: e });
     }
-  } catch {
-    return false;
   }
-}
-
-export function current(): Loaded {
-  if (!loaded && platform.lazy) loaded = platform.lazy();
-  if (!loaded) {
-    throw new Error('arrowsmith: call `await init()` before decoding (Node loads itself on first use)');
+  const where = res.url || String(s instanceof Response ? 'a Response' : s);
+  const type = res.headers.get('content-type') ?? '';
+  if (!res.ok) {
+    const body = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
+    throw notWasm(what, where, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${type ? `, ${type}` : ''}, ${describeBytes(body)}`);
   }
-  return loaded;
-}
-
-/** The glue module of a build (workers instantiate the main thread's choice). */
-export function glueFor(simd: boolean): Glue {
-  return simd ? simdGlue : scalarGlue;
-}
-
-export function isLoaded(): boolean {
-  return loaded !== undefined;
+  if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
+    try {
+      return await WebAssembly.compileStreaming(res);
+    } catch (e) {
+      throw new Error(`arrowsmith: ${what} from ${where} (HTTP ${res.status}, ${type}) did not compile: ${(e as Error)?.message ?? e}`, { cause: e });
+    }
+  }
+  const body = new Uint8Array(await res.arrayBuffer());
+  if (!hasMagic(body)) throw notWasm(what, where, `HTTP ${res.status}${type ? `, ${type}` : ''}, ${describeBytes(body)}`);
+  return WebAssembly.compile(body as BufferSource);
 }

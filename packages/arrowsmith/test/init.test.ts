@@ -29,14 +29,42 @@ describe('init and build selection (Node)', () => {
     expect(run(`console.log(JSON.stringify(await a.init({ simd: false })))`)).toEqual({ simd: false });
   });
 
-  it('init accepts bytes, a URL and a Response', () => {
-    const scalar = JSON.stringify(join(wasmDir, 'arrowsmith_scalar.wasm'));
-    const simd = JSON.stringify(join(wasmDir, 'arrowsmith_simd.wasm'));
-    const fs = `const fs = await import('node:fs');`;
-    expect(run(`${fs} const r = await a.init(fs.readFileSync(${scalar})); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`)).toEqual([false, 3]);
-    expect(run(`const r = await a.init(new URL('file://' + ${simd})); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`)).toEqual([true, 3]);
+  it('loads one module per format, each on the first use of its format', () => {
+    const FIX = JSON.stringify(join(import.meta.dirname, '../../../fixtures/hdf5/vl_latest.h5'));
+    const got = run(`const m0 = a.memory(); ${DECODE} const m1 = a.memory();
+      const f = await a.openHdf5((await import('node:fs')).readFileSync(${FIX})); const m2 = a.memory();
+      console.log(JSON.stringify([m0, m1, m2, (await f.read('/vlstr_utf8')).numRows]))`) as [Record<string, number>, Record<string, number>, Record<string, number>, number];
+    expect(got[0]).toEqual({ msgpack: 0, tsfile: 0, hdf5: 0 });
+    expect(got[1].msgpack).toBeGreaterThan(0);
+    expect([got[1].tsfile, got[1].hdf5]).toEqual([0, 0]);
+    expect(got[2].hdf5).toBeGreaterThan(0);
+    expect(got[2].tsfile).toBe(0);
+    expect(got[3]).toBe(8);
+  });
+
+  it('init() loads the MessagePack module; init({ formats }) loads those', () => {
+    expect(run(`await a.init(); console.log(JSON.stringify(Object.values(a.memory()).map((b) => b > 0)))`)).toEqual([true, false, false]);
+    expect(run(`await a.init({ formats: ['tsfile', 'hdf5'] }); console.log(JSON.stringify(Object.values(a.memory()).map((b) => b > 0)))`)).toEqual([false, true, true]);
+    expect(run(`try { await a.init({ formats: ['parquet'] }); } catch (e) { console.log(JSON.stringify(e.message)); }`)).toMatch(/unknown format "parquet"/);
+  });
+
+  it('init({ source }) takes each module from a function of format and build: bytes, a URL or a Response', () => {
+    const fs = `const fs = await import('node:fs'); const dir = ${JSON.stringify(wasmDir)};`;
+    // Bytes of the scalar build, whatever build was asked: the module says which it is.
+    expect(run(`${fs} const asked = []; const r = await a.init({ source: (f, b) => (asked.push([f, b]), fs.readFileSync(dir + '/arrowsmith_' + f + '_scalar.wasm')) });
+      ${DECODE} console.log(JSON.stringify([r.simd, asked, t.numRows]))`)).toEqual([false, [['msgpack', 'simd']], 3]);
+    expect(run(`const r = await a.init({ source: (f, b) => new URL('file://' + ${JSON.stringify(wasmDir)} + '/arrowsmith_' + f + '_' + b + '.wasm') }); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`)).toEqual([true, 3]);
     expect(
-      run(`${fs} const r = await a.init(new Response(fs.readFileSync(${simd}), { headers: { 'content-type': 'application/wasm' } })); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`),
+      run(`${fs} const r = await a.init({ source: (f) => new Response(fs.readFileSync(dir + '/arrowsmith_' + f + '_simd.wasm'), { headers: { 'content-type': 'application/wasm' } }) }); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`),
     ).toEqual([true, 3]);
+    // undefined: the package's own file.
+    expect(run(`const r = await a.init({ simd: false, source: () => undefined }); ${DECODE} console.log(JSON.stringify([r.simd, t.numRows]))`)).toEqual([false, 3]);
+  });
+
+  it('init(bytes) is a TypeError that says what init takes', () => {
+    expect(run(`try { await a.init(new Uint8Array(8)); } catch (e) { console.log(JSON.stringify([e.name, e.message])); }`)).toEqual([
+      'TypeError',
+      expect.stringMatching(/init\(\) takes options/),
+    ]);
   });
 });

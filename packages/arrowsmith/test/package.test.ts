@@ -11,14 +11,16 @@ describe('package.json', () => {
     expect(pkg.name).toBe('arrowsmith');
     expect(pkg.type).toBe('module');
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', node: './dist/node.js', default: './dist/index.js' });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './wasm/arrowsmith_simd.wasm', './wasm/arrowsmith_scalar.wasm', './pool-worker.js', './package.json']);
+    expect(Object.keys(pkg.exports)).toEqual(['.', './wasm/*.wasm', './pool-worker.js', './package.json']);
     expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
     expect(pkg.dependencies).toEqual({ 'apache-arrow': '^21.0.0' });
     expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'wasm/*.d.ts', 'README.md']);
   });
 
   it('points only at files the build produces', () => {
-    for (const target of [pkg.exports['.'].types, pkg.exports['.'].node, pkg.exports['.'].default, pkg.bin.arrowsmith, ...Object.values(pkg.exports).filter((v) => typeof v === 'string')]) {
+    const wasm = ['msgpack', 'tsfile', 'hdf5'].flatMap((f) => ['simd', 'scalar'].map((b) => pkg.exports['./wasm/*.wasm'].replace('*', `arrowsmith_${f}_${b}`)));
+    const plain = Object.values(pkg.exports).filter((v) => typeof v === 'string' && !v.includes('*'));
+    for (const target of [pkg.exports['.'].types, pkg.exports['.'].node, pkg.exports['.'].default, pkg.bin.arrowsmith, ...plain, ...wasm]) {
       expect(existsSync(join(dir, target as string)), target as string).toBe(true);
     }
   });

@@ -10,14 +10,17 @@ import type { BatchDesc } from '../arrow.js';
 import { DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
 import { isHttp } from '../http.js';
 import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
-import { current, glueFor, load, platform, type Loaded, type WorkerPort } from '../wasm.js';
+import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
-import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WireError } from './protocol.js';
+import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
 
 export interface PoolOptions {
   /** Number of workers. Default: logical cores. */
   size?: number;
-  /** The worker script, when a bundler moved it (default: the package's own `dist/pool/worker-*.js`). */
+  /**
+   * The worker script, for hosting it yourself (default: the package's own worker, which
+   * Vite and webpack bundle and emit by themselves).
+   */
   workerUrl?: string | URL;
   /**
    * A worker whose wasm memory exceeds this after a job is replaced by a fresh one (wasm
@@ -66,7 +69,11 @@ class Slot {
   #onReady!: () => void;
   busy = false;
   held = 0;
+  /** Wasm memory per format module, as last reported; `memory` is their sum. */
+  wasm: WasmMemory = {};
   memory = 0;
+  /** The formats whose compiled module this worker was sent. */
+  readonly formats = new Set<Format>();
   readonly waits = new Map<number, Wait>();
   constructor(readonly port: WorkerPort) {
     this.started = new Promise((resolve) => (this.#onReady = resolve));
@@ -119,8 +126,10 @@ export class Pool {
   readonly #shareInput: boolean;
   /** See {@link PoolOptions.minJobBytes}. */
   readonly minJobBytes: number;
-  readonly #wasm: Loaded;
-  readonly #url: URL;
+  /** The worker script given (or Node's); undefined: the package's own browser worker. */
+  readonly #url?: URL;
+  /** The compiled module of each format jobs were queued for. */
+  readonly #modules = new Map<Format, WasmModule>();
   readonly #recycle: number;
   readonly #slots: Slot[] = [];
   readonly #queue: Queued[] = [];
@@ -131,8 +140,7 @@ export class Pool {
   #jobs = 0;
 
   /** Use `createPool`. */
-  constructor(wasm: Loaded, options: PoolOptions & { size: number; workerUrl: URL }) {
-    this.#wasm = wasm;
+  constructor(options: PoolOptions & { size: number; workerUrl?: URL }) {
     this.size = options.size;
     this.#url = options.workerUrl;
     this.#recycle = options.recycleBytes ?? 512 * 1024 * 1024;
@@ -144,12 +152,9 @@ export class Pool {
   }
 
   #start(): Slot {
-    const start = platform.startWorker ?? ((url: URL) => browserWorker(url));
-    const slot = new Slot(start(this.#url));
+    const slot = new Slot(platform.startWorker && this.#url ? platform.startWorker(this.#url) : browserWorker(this.#url));
     slot.port.onMessage((m) => this.#receive(slot, m as FromWorker));
     slot.port.onFailure((e) => this.#replace(slot, e));
-    const simd = this.#wasm.glue === glueFor(true);
-    this.#send(slot, { type: 'init', module: this.#wasm.module, simd });
     return slot;
   }
 
@@ -174,12 +179,11 @@ export class Pool {
 
   #receive(slot: Slot, m: FromWorker): void {
     if (m.type === 'read') return void this.#serveRead(slot, m);
+    this.#memory(slot, m.memory);
     if (m.type === 'ready') {
-      slot.memory = m.memory;
       slot.markReady();
       return this.#pump();
     }
-    slot.memory = m.memory;
     const w = slot.waits.get(m.id);
     slot.waits.delete(m.id);
     if (w?.task) slot.busy = false;
@@ -219,6 +223,13 @@ export class Pool {
       slot.busy = true;
       q.call.slots.add(slot);
       slot.waits.set(id, { resolve: q.resolve as never, reject: q.reject, task: true });
+      const format = q.job.kind;
+      if (!slot.formats.has(format)) {
+        // The compiled module of the job's format, once per worker (instantiated there).
+        const m = this.#modules.get(format)!;
+        slot.formats.add(format);
+        this.#send(slot, { type: 'module', format, module: m.module, simd: m.simd });
+      }
       this.#send(slot, { type: 'task', id, job: q.job, shared: q.shared ?? this.sharedMemory }, transferOf(q.job));
     }
   }
@@ -249,6 +260,7 @@ export class Pool {
     if (this.#closed) throw new Error('arrowsmith: the pool is closed');
     const { signal } = options;
     signal?.throwIfAborted();
+    await this.#need(jobs);
     const call = new Call(signal);
     const onAbort = () => this.#abort(call, signal!, true);
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -307,6 +319,7 @@ export class Pool {
     if (this.#closed) throw new Error('arrowsmith: the pool is closed');
     const { signal } = options;
     signal?.throwIfAborted();
+    await this.#need(jobs);
     const ahead = Math.max(1, options.ahead ?? 2 * this.size);
     const call = new Call(signal);
     const onAbort = () => this.#abort(call, signal!, false);
@@ -341,6 +354,16 @@ export class Pool {
     }
   }
 
+  /** The compiled modules the jobs' formats need (loaded on this thread first, as the readers did). */
+  async #need(jobs: Job[]): Promise<void> {
+    for (const format of new Set(jobs.map((j) => j.kind))) if (!this.#modules.has(format)) this.#modules.set(format, await load(format));
+  }
+
+  #memory(slot: Slot, m: WasmMemory): void {
+    slot.wasm = m;
+    slot.memory = FORMATS.reduce((sum, f) => sum + (m[f] ?? 0), 0);
+  }
+
   /** Reject and remove the call's jobs still in the queue. */
   #dropQueued(call: Call, why: unknown): void {
     for (let i = this.#queue.length - 1; i >= 0; i--) {
@@ -363,7 +386,7 @@ export class Pool {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`arrowsmith: pool workers did not start within ${timeoutMs / 1000} s; is ${this.#url} the arrowsmith pool worker script (arrowsmith/pool-worker.js)?`)),
+        () => reject(new Error(`arrowsmith: pool workers did not start within ${timeoutMs / 1000} s; is ${this.#url ?? 'the bundled worker'} the arrowsmith pool worker script (arrowsmith/pool-worker.js)?`)),
         timeoutMs,
       );
     });
@@ -391,9 +414,19 @@ export class Pool {
     }
   }
 
-  /** Workers, their wasm memory as last reported, jobs queued, workers recycled and jobs taken so far. */
-  stats(): { workers: number; wasmBytes: number[]; queued: number; recycled: number; jobs: number } {
-    return { workers: this.#slots.length, wasmBytes: this.#slots.map((s) => s.memory), queued: this.#queue.length, recycled: this.#recycled, jobs: this.#jobs };
+  /**
+   * Workers, their wasm memory as last reported (in all, and per format module), jobs
+   * queued, workers recycled and jobs taken so far.
+   */
+  stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; recycled: number; jobs: number } {
+    return {
+      workers: this.#slots.length,
+      wasmBytes: this.#slots.map((s) => s.memory),
+      wasm: this.#slots.map((s) => ({ ...s.wasm })),
+      queued: this.#queue.length,
+      recycled: this.#recycled,
+      jobs: this.#jobs,
+    };
   }
 
   /**
@@ -449,12 +482,38 @@ function transferOf(job: Job): Transferable[] | undefined {
   return b instanceof ArrayBuffer && job.bytes.byteLength === b.byteLength ? [b] : undefined;
 }
 
-function browserWorker(url: URL): WorkerPort {
-  const w = new Worker(url, { type: 'module' });
+/** What a worker script that failed to start answers when asked (status, type, first bytes). */
+async function whyNot(url: URL): Promise<string> {
+  try {
+    const r = await fetch(url);
+    const type = r.headers.get('content-type') ?? 'no content type';
+    const head = (await r.text()).slice(0, 60).replace(/\s+/g, ' ');
+    return `HTTP ${r.status}, ${type}, starting ${JSON.stringify(head)}`;
+  } catch (e) {
+    return `fetching it fails too: ${(e as Error)?.message ?? e}`;
+  }
+}
+
+/**
+ * A module Web Worker running the pool's worker script. The default is written as one
+ * literal `new Worker(new URL(...), { type: 'module' })` so that bundlers (Vite, webpack)
+ * bundle and emit the worker themselves.
+ */
+function browserWorker(url: URL | undefined): WorkerPort {
+  const w = url ? new Worker(url, { type: 'module' }) : new Worker(new URL('./worker-browser.js', import.meta.url), { type: 'module' });
+  const name = url ? url.href : "arrowsmith's pool worker (dist/pool/worker-browser.js, as your bundler emitted it)";
   return {
-    post: (m, transfer) => w.postMessage(m, transfer ?? []),
+    post: (m, transfer) => w.postMessage(m, (transfer ?? []) as Transferable[]),
     onMessage: (f) => void w.addEventListener('message', (e) => f(e.data)),
-    onFailure: (f) => void w.addEventListener('error', (e) => f(new Error(`arrowsmith: pool worker failed: ${e.message}`))),
+    onFailure: (f) =>
+      void w.addEventListener('error', (e) => {
+        // A script that threw says where; one that never loaded is a bare Event.
+        const ev = e as ErrorEvent;
+        if (ev.message) return f(new Error(`arrowsmith: pool worker ${name} failed: ${ev.message}${ev.filename ? ` (${ev.filename}:${ev.lineno})` : ''}`, { cause: ev.error }));
+        const plain = `arrowsmith: pool worker ${name} failed to load (a 404, a wrong MIME type, a bundler that did not emit it, or a Content-Security-Policy)`;
+        if (!url) return f(new Error(plain));
+        void whyNot(url).then((why) => f(new Error(`${plain}: ${why}`)));
+      }),
     terminate: () => w.terminate(),
   };
 }
@@ -464,17 +523,10 @@ function browserWorker(url: URL): WorkerPort {
  * `openTsFile` and `openHdf5`; `close()` it when done.
  */
 export async function createPool(options: PoolOptions = {}): Promise<Pool> {
-  let wasm: Loaded;
-  try {
-    wasm = current();
-  } catch {
-    wasm = await load({});
-  }
   const cores = platform.cores?.() ?? (globalThis.navigator?.hardwareConcurrency || 2);
   const size = Math.max(1, Math.floor(options.size ?? cores));
-  const workerUrl = options.workerUrl ? new URL(options.workerUrl, globalThis.location?.href) : (platform.workerUrl ?? new URL('./worker-browser.js', import.meta.url));
-  const pool = new Pool(wasm, { ...options, size, workerUrl });
+  const workerUrl = options.workerUrl ? new URL(options.workerUrl, globalThis.location?.href) : platform.workerUrl;
+  const pool = new Pool({ ...options, size, workerUrl });
   await pool.started(options.startTimeoutMs);
   return pool;
 }
-

@@ -8,6 +8,7 @@
 import type { BatchDesc } from '../arrow.js';
 import type { FileIdentity, HttpPolicy } from '../http.js';
 import type { TsFileQuery } from '../types.js';
+import type { Format } from '../wasm.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
 export type FileRef =
@@ -37,7 +38,8 @@ export type WriteOp =
   | { op: 'out'; src: number };
 
 export type ToWorker =
-  | { type: 'init'; module: WebAssembly.Module; simd: boolean }
+  /** The compiled module of a format, sent before the worker's first job of that format. */
+  | { type: 'module'; format: Format; module: WebAssembly.Module; simd: boolean }
   | { type: 'task'; id: number; job: Job; shared: boolean }
   | { type: 'write'; id: number; ops: WriteOp[] }
   | { type: 'drop'; id: number }
@@ -62,11 +64,14 @@ export interface WireError {
   decode?: { format: string; offset: number; code: string; message: string; needLength?: number };
 }
 
+/** Bytes of wasm memory of each format module a worker instantiated. */
+export type WasmMemory = Partial<Record<Format, number>>;
+
 export type FromWorker =
-  | { type: 'ready'; memory: number }
-  | { type: 'decoded'; id: number; result: Decoded; memory: number }
-  | { type: 'written'; id: number; out: ArrayBuffer[]; memory: number }
-  | { type: 'failed'; id: number; error: WireError; memory: number }
+  | { type: 'ready'; memory: WasmMemory }
+  | { type: 'decoded'; id: number; result: Decoded; memory: WasmMemory }
+  | { type: 'written'; id: number; out: ArrayBuffer[]; memory: WasmMemory }
+  | { type: 'failed'; id: number; error: WireError; memory: WasmMemory }
   | { type: 'read'; file: number; req: number; offset: number; length: number };
 
 /** True for a SharedArrayBuffer (browsers without cross-origin isolation have no such global). */

@@ -9,9 +9,9 @@ import { Hdf5File } from '../hdf5.js';
 import { httpReader } from '../http.js';
 import type { RangeReader } from '../source.js';
 import { TsFile } from '../tsfile.js';
-import { glueFor, instantiateSync, type Loaded } from '../wasm.js';
+import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm.js';
 import { writeBits } from './bits.js';
-import type { Decoded, FileRef, FromWorker, Job, ToWorker, WireError, WriteOp } from './protocol.js';
+import type { Decoded, FileRef, FromWorker, Job, ToWorker, WasmMemory, WireError, WriteOp } from './protocol.js';
 
 export interface Port {
   post(message: FromWorker, transfer?: Transferable[]): void;
@@ -19,12 +19,11 @@ export interface Port {
 }
 
 export function serve(port: Port): void {
-  let wasm: Loaded | undefined;
-  const held = new Map<number, { h: WasmBatchHandle; ptrs: Uint32Array }>();
+  const held = new Map<number, { h: WasmBatchHandle; ptrs: Uint32Array; wasm: Loaded }>();
   const files = new Map<number, Promise<TsFile | Hdf5File>>();
   const reads = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
   let nextReq = 0;
-  const memory = () => wasm?.memory.buffer.byteLength ?? 0;
+  const memory = (): WasmMemory => Object.fromEntries(FORMATS.flatMap((f) => (loaded(f) ? [[f, loaded(f)!.memoryBytes()]] : [])));
 
   /** A RangeReader over whatever the file ref names. */
   function readerFor(ref: FileRef): RangeReader | Uint8Array | Blob | Promise<RangeReader> {
@@ -48,10 +47,10 @@ export function serve(port: Port): void {
     }
   }
 
-  function open<T extends TsFile | Hdf5File>(ref: FileRef, how: (w: Loaded, src: RangeReader | Uint8Array | Blob) => Promise<T>): Promise<T> {
+  function open<T extends TsFile | Hdf5File>(ref: FileRef, how: (src: RangeReader | Uint8Array | Blob) => Promise<T>): Promise<T> {
     let f = files.get(ref.id);
     if (!f) {
-      f = Promise.resolve(readerFor(ref)).then((src) => how(wasm!, src));
+      f = Promise.resolve(readerFor(ref)).then(how);
       files.set(ref.id, f);
       f.catch(() => files.delete(ref.id));
     }
@@ -59,32 +58,36 @@ export function serve(port: Port): void {
   }
 
   async function run(job: Job): Promise<WasmBatchHandle> {
-    const w = wasm!;
     switch (job.kind) {
-      case 'msgpack':
+      case 'msgpack': {
+        const w = instance('msgpack');
         return wasmCall(() => w.glue.decodeMsgpackPiece(job.bytes, job.base, job.inArray, job.fastPath, job.maxDepth)) as WasmBatchHandle;
+      }
       case 'tsfile':
-        return (await open(job.file, (l, s) => TsFile.openWith(l, s))).readHandle(job.query);
+        return (await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s))).readHandle(job.query);
       case 'hdf5':
-        return (await open(job.file, (l, s) => Hdf5File.openWith(l, s))).readHandle(job.path, job.start, job.count);
+        return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count);
     }
   }
 
-  const view = (ptrs: Uint32Array, i: number) => new Uint8Array(wasm!.memory.buffer, ptrs[2 * i]!, ptrs[2 * i + 1]!);
+  // Workers never replace an instance (the pool replaces the worker), so the format's one
+  // instance is the memory every handle of that format lives in.
+  const view = (wasm: Loaded, ptrs: Uint32Array, i: number) => new Uint8Array(wasm.memory.buffer, ptrs[2 * i]!, ptrs[2 * i + 1]!);
 
   async function task(id: number, job: Job, shared: boolean): Promise<void> {
     try {
       const h = await run(job);
+      const wasm = instance(job.kind);
       const desc = JSON.parse(h.schema()) as BatchDesc;
       const ptrs = h.buffers();
       const lens = Array.from({ length: ptrs.length / 2 }, (_, i) => ptrs[2 * i + 1]!);
-      const result: Decoded = { desc, lens, dicts: dictionaries(desc, (i) => view(ptrs, i)) };
+      const result: Decoded = { desc, lens, dicts: dictionaries(desc, (i) => view(wasm, ptrs, i)) };
       if (shared) {
-        held.set(id, { h, ptrs });
+        held.set(id, { h, ptrs, wasm });
         port.post({ type: 'decoded', id, result, memory: memory() });
       } else {
         try {
-          result.buffers = lens.map((_, i) => view(ptrs, i).slice().buffer);
+          result.buffers = lens.map((_, i) => view(wasm, ptrs, i).slice().buffer);
         } finally {
           h.free();
         }
@@ -102,7 +105,7 @@ export function serve(port: Port): void {
     const out: ArrayBuffer[] = [];
     try {
       for (const op of ops) {
-        const src = op.op === 'bits' && op.src < 0 ? undefined : view(got.ptrs, op.src);
+        const src = op.op === 'bits' && op.src < 0 ? undefined : view(got.wasm, got.ptrs, op.src);
         switch (op.op) {
           case 'bytes':
             new Uint8Array(op.dst, op.at, src!.length).set(src!);
@@ -134,9 +137,8 @@ export function serve(port: Port): void {
 
   port.onMessage((m) => {
     switch (m.type) {
-      case 'init':
-        wasm = instantiateSync(glueFor(m.simd), m.module, m.simd);
-        port.post({ type: 'ready', memory: memory() });
+      case 'module':
+        adopt(m.format, m.module, m.simd);
         break;
       case 'task':
         void task(m.id, m.job, m.shared);
@@ -161,6 +163,8 @@ export function serve(port: Port): void {
       }
     }
   });
+  // Modules arrive with the first job of their format: the worker is ready once it runs.
+  port.post({ type: 'ready', memory: memory() });
 }
 
 /** Dictionary indices through a task-to-global map (a copy or a fill when it is trivial). */
