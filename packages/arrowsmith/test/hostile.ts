@@ -5,14 +5,14 @@
  */
 import { expect } from 'vitest';
 import { DecodeError, type DecodeErrorCode } from '../src/node.js';
-import { current } from '../src/wasm.js';
+import { memory } from '../src/wasm.js';
 
 export const MAX_MS = 2000;
 export const memoryBound = (input: number) => 64 * 2 ** 20 + 4 * input;
 
-/** Wasm memory of the calling thread's instance(s), in bytes. */
+/** Wasm memory of the calling thread's instances (one per format module), in bytes. */
 export function wasmMemory(): number {
-  return current().memory.buffer.byteLength;
+  return Object.values(memory()).reduce((a, b) => a + b, 0);
 }
 
 export interface Bounded<T> {
