@@ -87,6 +87,10 @@ try {
     cpSync(join(root, 'fixtures/tsfile/cpp_many_devices_ts2diff.tsfile'), join(dir, 'fixtures/many_devices.tsfile'));
     cpSync(join(root, 'fixtures/hdf5/vl_latest.h5'), join(dir, 'fixtures/vl_latest.h5'));
     writeFileSync(join(dir, 'fixtures/index.json'), JSON.stringify(fixtures));
+    // Every HDF5 fixture with its writer's expected values (the same loop as vitest's).
+    const h5 = readdirSync(join(root, 'fixtures/hdf5')).filter((f) => !f.endsWith('.json') && readdirSync(join(root, 'fixtures/hdf5')).includes(f.replace(/\.[^.]+$/, '.json')));
+    cpSync(join(root, 'fixtures/hdf5'), join(dir, 'fixtures/hdf5'), { recursive: true });
+    writeFileSync(join(dir, 'fixtures/hdf5/index.json'), JSON.stringify(h5));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
     // SIMD on a cross-origin isolated page (pool output in shared memory), scalar on a
     // plain page (pool output as transferred batches).

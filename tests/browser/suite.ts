@@ -2,7 +2,8 @@
 // (compare.ts) as the Node tests, run in headless Chromium against the browser entry.
 import { init, createPool, decodeMsgpack, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
 import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
-import { reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
+import { parseExact, reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
+import { fileProblems } from '../../packages/arrowsmith/test/hdf5-compare.js';
 
 interface Result { name: string; ok: boolean; detail?: string }
 const results: Result[] = [];
@@ -37,7 +38,23 @@ async function run() {
   } catch (e) {
     check('malformed input → DecodeError', e instanceof DecodeError && e.offset === 2 ? [] : [String(e)]);
   }
+  await hdf5Suite();
   await poolSuite(files);
+}
+
+/** Every HDF5 fixture against its writer's expected values (as in vitest). */
+async function hdf5Suite() {
+  const names = (await (await fetch('fixtures/hdf5/index.json')).json()) as string[];
+  for (const n of names) {
+    const bytes = new Uint8Array(await (await fetch(`fixtures/hdf5/${n}`)).arrayBuffer());
+    // biome-ignore lint/suspicious/noExplicitAny: the expected JSON is written by the writer's reader
+    const json = parseExact(await (await fetch(`fixtures/hdf5/${n.replace(/\.[^.]+$/, '.json')}`)).text()) as any;
+    try {
+      check(`HDF5 ${n} matches its writer's reader`, await fileProblems(await openHdf5(bytes), json));
+    } catch (e) {
+      check(`HDF5 ${n} matches its writer's reader`, [String(e)]);
+    }
+  }
 }
 
 /** Where two tables differ (schema, row count, first differing values). */

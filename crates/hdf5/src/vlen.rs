@@ -477,21 +477,23 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     }
                     _ => None,
                 };
-                let (offsets, child, validity) = match fast {
-                    Some(x) => x,
+                // No validity: libhdf5 stores an empty sequence as a null reference
+                // (length 0, address 0) and reads every null reference back as an empty
+                // sequence (`hvl_t { len 0, p NULL }`), so a sequence is never null.
+                let (offsets, child) = match fast {
+                    Some((offsets, child, _)) => (offsets, child),
                     None => {
-                        let (offsets, values, validity) = self.gather(&cells, bs)?;
+                        let (offsets, values, _) = self.gather(&cells, bs)?;
                         let total = *offsets.last().unwrap() as usize;
                         let child = decode(self, base, &values, total, bs, 0)?;
-                        (offsets, child, validity)
+                        (offsets, child)
                     }
                 };
                 let field = Field::new("item", child.dtype.clone(), true);
-                let validity = Some(validity).filter(|v| v.count_zeros() > 0);
                 Ok(Column {
                     dtype: DataType::List(Box::new(field)),
                     len: n,
-                    validity,
+                    validity: None,
                     buffers: vec![Buffer::I32(offsets)],
                     children: vec![child],
                 })

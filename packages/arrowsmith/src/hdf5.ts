@@ -55,11 +55,15 @@ interface Glue {
   readFrom(path: string, start: number, count: number | undefined, host: ByteHost): WasmBatchHandle;
 }
 
-/** Arrow cell values as plain JS: lists → arrays, structs → objects. */
+/**
+ * Arrow cell values as plain JS: lists → arrays, structs → objects, at every depth. (Struct
+ * rows are proxies whose `in` sees only field names, so methods are looked up by access.)
+ */
 function plain(v: unknown): unknown {
-  if (v && typeof v === 'object') {
-    if ('toArray' in v && typeof (v as { toArray: unknown }).toArray === 'function' && Symbol.iterator in v) return [...(v as Iterable<unknown>)].map(plain);
-    if ('toJSON' in v) return (v as { toJSON(): unknown }).toJSON();
+  if (v && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+    const o = v as { toArray?: unknown; toJSON?: unknown };
+    if (typeof o.toArray === 'function' && Symbol.iterator in v) return [...(v as Iterable<unknown>)].map(plain);
+    if (typeof o.toJSON === 'function') return Object.fromEntries(Object.entries((o.toJSON as () => object).call(v)).map(([k, x]) => [k, plain(x)]));
   }
   return v;
 }

@@ -18,6 +18,11 @@ codec.register({
 export const reference = (b: Uint8Array): unknown => refDecode(b, { useBigInt64: true, extensionCodec: codec });
 export const referenceMulti = (b: Uint8Array): unknown[] => [...decodeMulti(b, { useBigInt64: true, extensionCodec: codec })];
 
+/** JSON.parse, but integers too long for a double are kept as strings (compare with BigInt). */
+export function parseExact(text: string): unknown {
+  return JSON.parse(text.replace(/([[,:]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
+}
+
 /** The value at row `i` of an Arrow vector, as plain JS (timestamps as bigint ns). */
 export function valueAt(v: Vector | Data, i: number): unknown {
   const data = 'data' in v && Array.isArray((v as Vector).data) ? locate(v as Vector, i) : { d: v as Data, j: i };

@@ -4,21 +4,22 @@ import { join } from 'node:path';
 
 export const FIXTURES = join(import.meta.dirname, '../../../fixtures');
 
-/** JSON.parse, but integers too long for a double are kept as strings (compare with BigInt). */
-export function parseExact(text: string): unknown {
-  return JSON.parse(text.replace(/([[,:]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
-}
+import { parseExact } from './compare.js';
+
+export { parseExact };
 
 // biome-ignore lint/suspicious/noExplicitAny: the expected JSON is written by each format's reference reader, with its own shape
-export function fixturePairs(dir: string, ext: string): { name: string; data: Uint8Array; json: any }[] {
+export function fixturePairs(dir: string, ...exts: string[]): { name: string; data: Uint8Array; json: any }[] {
   const root = join(FIXTURES, dir);
-  return readdirSync(root)
-    .filter((f) => f.endsWith(ext))
+  const files = readdirSync(root);
+  const ext = (f: string) => f.slice(f.lastIndexOf('.'));
+  return files
+    .filter((f) => exts.includes(ext(f)) && files.includes(f.slice(0, -ext(f).length) + '.json'))
     .sort()
     .map((f) => ({
       name: f,
       data: new Uint8Array(readFileSync(join(root, f))),
-      json: parseExact(readFileSync(join(root, f.slice(0, -ext.length) + '.json'), 'utf8')),
+      json: parseExact(readFileSync(join(root, f.slice(0, -ext(f).length) + '.json'), 'utf8')),
     }));
 }
 
