@@ -97,6 +97,18 @@ impl TsFile {
                 format!("table {:?} is not in the file", q.table.as_deref().unwrap()),
             ));
         }
+        if let Some(missing) = q
+            .devices
+            .iter()
+            .flatten()
+            .find(|p| !self.devices.iter().any(|d| d.id.path() == **p))
+        {
+            return Err(err(
+                0,
+                ErrorCode::NotFound,
+                format!("device {missing:?} is not in the file"),
+            ));
+        }
         let tag_names: Vec<&str> = table
             .map(|t| t.tags().map(|c| c.name.as_str()).collect())
             .unwrap_or_default();

@@ -162,6 +162,14 @@ fn tag_device_filters_and_limit() {
         ..Default::default()
     };
     assert_eq!(f.read(&fx.bytes, &q).unwrap_err().code, ErrorCode::NotFound);
+    // A device path the file does not hold is not-found too, never zero rows.
+    let q = Query {
+        devices: Some(vec!["t.nosuchdevice".into()]),
+        ..Default::default()
+    };
+    let e = f.read(&fx.bytes, &q).unwrap_err();
+    assert_eq!(e.code, ErrorCode::NotFound);
+    assert!(e.message.contains("nosuchdevice"), "{}", e.message);
 }
 
 #[test]
