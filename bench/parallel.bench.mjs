@@ -12,7 +12,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encode } from '@msgpack/msgpack';
-import { createPool, decodeMsgpack, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
+import { createPool, decodeMsgpackAsync, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
 import { mdTable, medianOf as median, writeResults } from './common.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +50,7 @@ if (process.env.ARROWSMITH_PARALLEL_CHILD) {
     ? new Uint8Array(readFileSync(c.file))
     : encode(Array.from({ length: 400_000 }, (_, i) => ({ id: i, x: i * 0.37, name: `n${i % 1000}`, ok: i % 2 === 0, m: i % 7 ? i : null })));
   const f = c.kind === 'tsfile' ? await openTsFile(bytes, { pool }) : c.kind === 'hdf5' ? await openHdf5(bytes, { pool }) : undefined;
-  const read = c.kind === 'tsfile' ? () => f.read() : c.kind === 'hdf5' ? () => f.read(c.path) : () => decodeMsgpack(bytes, pool ? { pool } : {});
+  const read = c.kind === 'tsfile' ? () => f.read() : c.kind === 'hdf5' ? () => f.read(c.path) : () => decodeMsgpackAsync(bytes, { pool });
   const rows = (await read()).numRows; // warm-up; opens the file in the workers
   const samples = [];
   const faults = [];

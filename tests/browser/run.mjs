@@ -131,14 +131,14 @@ const t = decodeMsgpack(readFileSync(${JSON.stringify(fixture)})); console.log((
     // An app bundled by esbuild from the installed package, run in Chromium.
     const web = join(tmp, 'web');
     mkdirSync(web);
-    writeFileSync(join(tmp, 'app.js'), `import { init, decodeMsgpack, createPool } from 'arrowsmith';
+    writeFileSync(join(tmp, 'app.js'), `import { init, decodeMsgpack, decodeMsgpackAsync, createPool } from 'arrowsmith';
 const probe = ${probe};
 (async () => { const results = []; try { await init({ baseUrl: new URL('./wasm/', location.href) });
   const bytes = new Uint8Array(await (await fetch('f.msgpack')).arrayBuffer());
   const t = decodeMsgpack(bytes);
   results.push({ name: 'decodes', ok: probe(t) === ${JSON.stringify(want)}, detail: probe(t) });
   const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
-  const p = await decodeMsgpack(bytes, { pool });
+  const p = await decodeMsgpackAsync(bytes, { pool });
   pool.close();
   results.push({ name: 'decodes on a worker pool (worker bundled from arrowsmith/pool-worker.js)', ok: probe(p) === ${JSON.stringify(want)}, detail: probe(p) });
 } catch (e) { results.push({ name: 'decodes', ok: false, detail: String(e) }); } window.__results = results; })();`);

@@ -1,6 +1,6 @@
 // The browser half of the MessagePack suite: the same corpora and the same comparison
 // (compare.ts) as the Node tests, run in headless Chromium against the browser entry.
-import { init, createPool, decodeMsgpack, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
+import { init, createPool, decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
 import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { parseExact, reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
 import { fileProblems } from '../../packages/arrowsmith/test/hdf5-compare.js';
@@ -39,6 +39,7 @@ async function run() {
     check('malformed input → DecodeError', e instanceof DecodeError && e.offset === 2 ? [] : [String(e)]);
   }
   await hdf5Suite();
+  await inputSuite();
   await poolSuite(files);
 }
 
@@ -55,6 +56,50 @@ async function hdf5Suite() {
       check(`HDF5 ${n} matches its writer's reader`, [String(e)]);
     }
   }
+}
+
+/** Inputs as a browser holds them: ArrayBuffer, DataView, Blob/File, Response, URL. */
+async function inputSuite() {
+  const url = new URL('fixtures/py_records.msgpack', location.href);
+  const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+  const rows = reference(bytes) as unknown[];
+  const view = new Uint8Array(bytes.length + 5);
+  view.set(bytes, 5);
+  check('decodeMsgpack(ArrayBuffer) matches @msgpack/msgpack', tableMismatches(decodeMsgpack(bytes.slice().buffer), rows));
+  check('decodeMsgpack(DataView) matches @msgpack/msgpack', tableMismatches(decodeMsgpack(new DataView(view.buffer, 5)), rows));
+  for (const [name, input] of [['Blob', new Blob([bytes])], ['File', new File([bytes], 'r.msgpack')], ['Response', await fetch(url)], ['URL', url], ['URL string', url.href]] as const) {
+    try {
+      check(`decodeMsgpackAsync(${name}) matches @msgpack/msgpack`, tableMismatches(await decodeMsgpackAsync(input), rows));
+    } catch (e) {
+      check(`decodeMsgpackAsync(${name}) matches @msgpack/msgpack`, [String(e)]);
+    }
+  }
+  let typeError = 'no error';
+  try {
+    decodeMsgpack(42 as never);
+  } catch (e) {
+    typeError = e instanceof TypeError && /not a number \(42\)/.test(e.message) ? '' : String(e);
+  }
+  check('decodeMsgpack(42) is a TypeError naming a number', typeError ? [typeError] : []);
+  const h5url = new URL('fixtures/vl_latest.h5', location.href);
+  const h5 = new Uint8Array(await (await fetch(h5url)).arrayBuffer());
+  const want = await (await openHdf5(h5)).read('/vlseq_be');
+  for (const [name, input] of [['Response', await fetch(h5url)], ['File', new File([h5], 'x.h5')], ['URL', h5url]] as const) {
+    try {
+      const f = await openHdf5(input);
+      check(`openHdf5(${name}) equals the bytes' table`, tableDiff(want, await f.read('/vlseq_be')));
+      await f.close();
+      const closed = await f.read('/vlseq_be').then(() => 'resolved', (e) => String(e));
+      check(`openHdf5(${name}): a closed file says so`, /closed/.test(closed) ? [] : [closed]);
+    } catch (e) {
+      check(`openHdf5(${name}) equals the bytes' table`, [String(e)]);
+    }
+  }
+  const reason = new Error('stop');
+  const f = await openHdf5(h5);
+  const got = await f.read('/vlseq_be', { signal: AbortSignal.abort(reason) }).then(() => 'resolved', (e) => (e === reason ? '' : String(e)));
+  check('a read without a pool rejects with the signal’s reason', got ? [got] : []);
+  check('files are disposable', typeof f[Symbol.dispose] === 'function' && typeof f[Symbol.asyncDispose] === 'function' ? [] : ['no Symbol.dispose']);
 }
 
 /** Where two tables differ (schema, row count, first differing values). */
@@ -86,7 +131,7 @@ async function poolSuite(files: string[]) {
       const bytes = new Uint8Array(await (await fetch(`fixtures/${f}`)).arrayBuffer());
       const rows = f.includes('stream') ? referenceMulti(bytes) : (reference(bytes) as unknown[]);
       try {
-        check(`pool: ${f} matches @msgpack/msgpack`, tableMismatches(await decodeMsgpack(bytes, { pool }), rows));
+        check(`pool: ${f} matches @msgpack/msgpack`, tableMismatches(await decodeMsgpackAsync(bytes, { pool }), rows));
       } catch (e) {
         check(`pool: ${f} matches @msgpack/msgpack`, [String(e)]);
       }
@@ -104,7 +149,7 @@ async function poolSuite(files: string[]) {
       problems.push(...tableDiff(await plain.read('/' + e.name), await par.read('/' + e.name)).map((p) => `${e.name}: ${p}`));
     }
     check('pool: HDF5 VL datasets equal one thread', problems);
-    const aborted = await decodeMsgpack(new Uint8Array([0x92, 1, 2]), { pool, signal: AbortSignal.abort() }).then(() => 'resolved', (e) => (e as Error).name);
+    const aborted = await decodeMsgpackAsync(new Uint8Array([0x92, 1, 2]), { pool, signal: AbortSignal.abort() }).then(() => 'resolved', (e) => (e as Error).name);
     check('pool: an aborted signal rejects with AbortError', aborted === 'AbortError' ? [] : [aborted]);
   } finally {
     pool.close();

@@ -35,35 +35,8 @@ import {
   Vector,
   type Data,
 } from 'apache-arrow';
+import type { BatchDesc, ColumnType, FieldDesc, ColumnDesc, WasmBatchHandle } from './types.js';
 import { ownedCopy, type Loaded } from './wasm.js';
-
-export interface ColumnDesc {
-  type: string;
-  unit?: 's' | 'ms' | 'us' | 'ns';
-  size?: number;
-  len: number;
-  nulls: number;
-  validity: number;
-  buffers: number[];
-  children: FieldDesc[];
-}
-export interface FieldDesc {
-  name: string;
-  nullable: boolean;
-  col: ColumnDesc;
-}
-export interface BatchDesc {
-  rows: number;
-  fields: FieldDesc[];
-}
-
-/** What the wasm boundary hands out for one decoded batch. */
-export interface WasmBatchHandle {
-  schema(): string;
-  buffers(): Uint32Array;
-  numRows(): number;
-  free(): void;
-}
 
 type Bytes = (i: number) => Uint8Array;
 
@@ -92,7 +65,7 @@ function arrowType(c: ColumnDesc): DataType {
     case 'fixedsizelist': return new FixedSizeList(c.size!, arrowField(c.children[0]!));
     case 'struct': return new Struct(c.children.map(arrowField));
     case 'dictionary': return new Dictionary(new Utf8(), new Int32());
-    default: throw new Error(`arrowsmith: unknown column type ${c.type}`);
+    default: throw new Error(`arrowsmith: unknown column type ${c.type satisfies never}`);
   }
 }
 
@@ -101,7 +74,7 @@ export function arrowField(f: FieldDesc): Field {
 }
 
 /** Typed view over an owned byte copy, matching the Arrow type's value array. */
-export function typed(type: string, b: Uint8Array): ArrayBufferView {
+export function typed(type: ColumnType, b: Uint8Array): ArrayBufferView {
   const { buffer, byteOffset, byteLength } = b;
   switch (type) {
     case 'int8': return new Int8Array(buffer, byteOffset, byteLength);

@@ -14,24 +14,49 @@ export type DecodeErrorCode =
   /** A URL source failed: no answer in time, a refused or reset connection, an HTTP error (see `HttpError`). */
   | 'network'
   /** A URL source changed since it was opened (another size, ETag or Last-Modified). */
-  | 'changed'
-  | 'need-bytes';
+  | 'changed';
 
-/** Thrown for malformed or unsupported input. `offset` is a byte offset into the input/file. */
+/**
+ * Thrown for malformed or unsupported input, for a name the file does not hold, and for a
+ * URL source that fails. `offset` is the byte offset into the input/file where the problem
+ * was found; a `not-found` error (an unknown device, table, column or path) has none.
+ */
 export class DecodeError extends Error {
   readonly format: string;
-  readonly offset: number;
+  readonly offset?: number;
   readonly code: DecodeErrorCode;
-  /** For the internal `need-bytes` signal: how many bytes from `offset` are wanted. */
-  readonly needLength?: number;
+  /** For `too-large`: the bytes the read would need. */
+  readonly bytesNeeded?: number;
 
-  constructor(format: string, offset: number, code: DecodeErrorCode, message: string, needLength?: number) {
-    super(`${format} decode error at byte ${offset}: ${message}`);
+  constructor(format: string, offset: number | undefined, code: DecodeErrorCode, message: string, bytesNeeded?: number) {
+    super(headline(format, code, message, offset));
     this.name = 'DecodeError';
     this.format = format;
-    this.offset = offset;
+    if (code !== 'not-found' && offset !== undefined) this.offset = offset;
     this.code = code;
-    if (needLength) this.needLength = needLength;
+    if (bytesNeeded) this.bytesNeeded = bytesNeeded;
+  }
+}
+
+/** The message, naming the format and stating the offset once (decoders often say it already). */
+function headline(format: string, code: DecodeErrorCode, message: string, offset?: number): string {
+  if (code === 'not-found') return `${format}: ${message}`;
+  if (offset === undefined || new RegExp(`\\bbyte ${offset}\\b`).test(message)) return `${format} decode error: ${message}`;
+  return `${format} decode error at byte ${offset}: ${message}`;
+}
+
+/**
+ * The readers' internal signal "fetch bytes offset..offset+length and call again" (the
+ * sans-I/O loop in sansio.ts answers it). Never reaches users.
+ */
+export class NeedBytes extends Error {
+  constructor(
+    readonly format: string,
+    readonly offset: number,
+    readonly length: number,
+  ) {
+    super(`arrowsmith: internal error: ${format} bytes ${offset}..${offset + length} were needed and not fetched`);
+    this.name = 'NeedBytes';
   }
 }
 
@@ -39,7 +64,7 @@ interface WireError {
   arrowsmith: true;
   format: string;
   offset: number;
-  code: DecodeErrorCode;
+  code: DecodeErrorCode | 'need-bytes';
   need: number;
   message: string;
 }
@@ -56,6 +81,7 @@ export function wasmCall<T>(f: () => T): T {
 export function toDecodeError(e: unknown): unknown {
   if (typeof e === 'string' && e.startsWith('{"arrowsmith":true')) {
     const w = JSON.parse(e) as WireError;
+    if (w.code === 'need-bytes') return new NeedBytes(w.format, w.offset, w.need);
     return new DecodeError(w.format, w.offset, w.code, w.message, w.need);
   }
   if (e instanceof WebAssembly.RuntimeError) {
@@ -67,3 +93,8 @@ export function toDecodeError(e: unknown): unknown {
 
 /** The pool's pieces do not share one schema (a decoder inferred types per piece): redo the work whole. */
 export class SchemaMismatch extends Error {}
+
+/** What a closed file or pool throws when it is used again. */
+export function closedError(what: string): Error {
+  return new Error(`arrowsmith: this ${what} is closed`);
+}

@@ -1,16 +1,20 @@
 /**
  * What TsFile and HDF5 share on the JS side: a wasm reader fed by a RangeReader. The
  * reader asks for ranges (sans-I/O); we prefetch what a query plans to read, coalescing
- * neighbours, and answer any range it still misses.
+ * neighbours, and answer any range it still misses. Opening (and failing to), the pool a
+ * file reads on, and closing are handled here once for both formats.
  */
-import { toRecordBatch, type WasmBatchHandle } from './arrow.js';
-import { wasmCall } from './errors.js';
-import type { HttpOptions } from './http.js';
-import { shortRead, withBytes, type SupplyTarget } from './sansio.js';
-import { isShared } from './pool/protocol.js';
-import { toRangeReader, wholeBytes, type FileSource, type RangeReader } from './source.js';
-import type { Loaded } from './wasm.js';
 import type { RecordBatch } from 'apache-arrow';
+import { abortable } from './abort.js';
+import { toRecordBatch } from './arrow.js';
+import { closedError, wasmCall } from './errors.js';
+import type { HttpOptions } from './http.js';
+import type { Pool } from './pool/pool.js';
+import { isShared, type FileRef } from './pool/protocol.js';
+import { shortRead, supplyRange, withBytes, type SupplyTarget } from './sansio.js';
+import { toRangeReader, wholeBytes, type FileSource, type Source } from './source.js';
+import type { WasmBatchHandle } from './types.js';
+import type { Loaded } from './wasm.js';
 
 /** Copies a file's bytes into wasm memory on request (the wasm side's `ByteHost`). */
 export interface ByteHost {
@@ -69,11 +73,22 @@ function coalesce(ranges: [number, number][], gap: number): [number, number][] {
  */
 export type FileFormat = 'tsfile' | 'hdf5';
 
+/**
+ * Options of `openTsFile` / `openHdf5`: `pool` to read on a worker pool (each read becomes
+ * parallel jobs); `signal` cancels the open; for a URL also how it is fetched.
+ */
+export interface OpenOptions extends HttpOptions {
+  pool?: Pool;
+}
+
 export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
-  /** The format's name in errors. */
+  /** The format's name in errors. @internal */
   protected readonly format: string = 'file';
   #wasm: Loaded<F>;
-  #handle: R;
+  /** Undefined once closed. */
+  #handle: R | undefined;
+  #closing?: Promise<void>;
+  #pooled?: { pool: Pool; ref: FileRef };
   readonly #make: (w: Loaded<F>, size: number) => R;
   /** The step that opened the reader, repeated on a fresh instance. */
   #openStep?: (h: R) => unknown;
@@ -81,39 +96,67 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   #ops = 0;
   #moving?: Promise<void>;
 
-  protected constructor(
-    prepared: { wasm: Loaded<F>; reader: RangeReader; handle: R; make: (w: Loaded<F>, size: number) => R },
-  ) {
+  /** @internal */
+  protected constructor(prepared: { wasm: Loaded<F>; reader: Source; handle: R; make: (w: Loaded<F>, size: number) => R }) {
     this.#wasm = prepared.wasm;
     this.reader = prepared.reader;
     this.#handle = prepared.handle;
     this.#make = prepared.make;
   }
 
-  protected readonly reader: RangeReader;
+  /** @internal */
+  protected readonly reader: Source;
 
-  /** The module instance this file reads with now. */
+  /** The module instance this file reads with now. @internal */
   protected get wasm(): Loaded<F> {
     return this.#wasm;
   }
 
-  /** The wasm reader (in `wasm`). */
+  /** The wasm reader (in `wasm`); throws once the file is closed. @internal */
   protected get handle(): R {
+    if (!this.#handle) throw closedError(this.format === 'TsFile' ? 'TsFile' : `${this.format} file`);
     return this.#handle;
   }
 
+  /** The pool this file reads on, and how its workers reach the bytes. @internal */
+  protected get pooled(): { pool: Pool; ref: FileRef } | undefined {
+    return this.#pooled;
+  }
+
+  /** The source opened for ranged reads, and a wasm reader of its size. @internal */
   protected static async prepare<F extends FileFormat, R extends WasmFileReader>(
     wasm: Loaded<F>,
     source: FileSource,
     make: (w: Loaded<F>, size: number) => R,
-    format: string,
-    http?: HttpOptions,
-  ): Promise<{ wasm: Loaded<F>; reader: RangeReader; handle: R; make: (w: Loaded<F>, size: number) => R }> {
-    const reader = await toRangeReader(source, format, http);
-    return { wasm, reader, handle: make(wasm, reader.size), make };
+    how: { who: string; format: string; http?: HttpOptions },
+  ): Promise<{ wasm: Loaded<F>; reader: Source; handle: R; make: (w: Loaded<F>, size: number) => R }> {
+    const reader = await abortable(how.http?.signal, () => toRangeReader(source, how));
+    try {
+      how.http?.signal?.throwIfAborted();
+      return { wasm, reader, handle: make(wasm, reader.size), make };
+    } catch (e) {
+      await reader.close?.();
+      throw e;
+    }
   }
 
-  /** Run the step that opens the reader (remembered: a move to a fresh instance repeats it). */
+  /**
+   * Finish opening: the format's first reads (`steps`), then the pool. A failure (or an
+   * abort) closes what was opened, the file descriptor of a path included.
+   * @internal
+   */
+  protected async setUp(options: OpenOptions, steps: () => Promise<void>): Promise<this> {
+    try {
+      await abortable(options.signal, steps);
+      if (options.pool) this.#pooled = { pool: options.pool, ref: options.pool.fileRef(this.reader, this.format) };
+      return this;
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+  }
+
+  /** Run the step that opens the reader (remembered: a move to a fresh instance repeats it). @internal */
   protected async openReader<T>(step: (h: R) => T, signal?: AbortSignal): Promise<T> {
     this.#openStep = step;
     return this.call(() => step(this.handle), signal);
@@ -122,6 +165,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   /**
    * One operation of this file (a read, a listing): before it starts, when no other is in
    * flight, the file moves to its module's current instance if that changed.
+   * @internal
    */
   protected async op<T>(f: () => Promise<T>): Promise<T> {
     this.#ops++;
@@ -136,7 +180,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
 
   async #follow(): Promise<void> {
     const now = this.#wasm.owner.instance();
-    if (now === this.#wasm || !this.#openStep || this.#closed) return;
+    if (now === this.#wasm || !this.#openStep || !this.#handle) return;
     const handle = this.#make(now, this.reader.size);
     try {
       for (const [s, bytes] of this.kept) handle.supply(s, bytes);
@@ -148,6 +192,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
       return;
     }
     const old = this.#handle;
+    if (!old) return handle.free(); // closed meanwhile
     this.#wasm = now;
     this.#handle = handle;
     this.#host = undefined;
@@ -156,13 +201,12 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     old.free();
   }
 
-  #closed = false;
-
   #host?: ByteHost;
 
   /**
    * For a source held in memory: what the wasm reader calls to copy bytes as it reaches
    * them (`readFrom`), so a read copies only what it decodes and never restarts.
+   * @internal
    */
   protected get byteHost(): ByteHost | undefined {
     const bytes = wholeBytes(this.reader);
@@ -184,7 +228,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   /** Ranges were supplied since the last release (the cache holds more than the kept ranges). */
   private dirty = false;
 
-  /** Run a reader call, answering its byte requests (fetched under `signal`). */
+  /** Run a reader call, answering its byte requests (fetched under `signal`). @internal */
   protected call<T>(f: () => T, signal?: AbortSignal): Promise<T> {
     const target: SupplyTarget = {
       supply: (offset, bytes) => {
@@ -195,7 +239,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     return withBytes(this.reader, target, () => wasmCall(f), signal);
   }
 
-  /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL sources only). */
+  /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL/file sources). @internal */
   protected async prefetch(flat: Float64Array | number[], signal?: AbortSignal): Promise<void> {
     if (flat.length === 0) return;
     const ranges: [number, number][] = [];
@@ -205,7 +249,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     const worker = async () => {
       while (next < merged.length) {
         const [a, b] = merged[next++]!;
-        this.handle.supply(a, await this.#read(a, b - a, signal));
+        await supplyRange(this.reader, this.handle, this.format, a, b - a, signal);
         this.dirty = true;
         this.loaded.push([a, b]);
       }
@@ -242,6 +286,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
    * Fetch and supply ranges (flat [start, end, ...]; overlaps merged) that every read needs,
    * and supply them again whenever the cache is cleared: otherwise each read would ask for
    * them again, one missing range (one failed call) at a time.
+   * @internal
    */
   protected async keep(flat: number[], signal?: AbortSignal): Promise<void> {
     const ranges: [number, number][] = [];
@@ -254,9 +299,9 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     }
   }
 
-  /** After a read that fetched ranges: drop them so memory stays bounded. */
+  /** After a read that fetched ranges: drop them so memory stays bounded. @internal */
   protected release(): void {
-    if (this.dirty) {
+    if (this.dirty && this.#handle) {
       this.dirty = false;
       this.handle.clearCache();
       this.loaded = [];
@@ -267,6 +312,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     }
   }
 
+  /** @internal */
   protected batch(h: WasmBatchHandle, rewrite?: Parameters<typeof toRecordBatch>[3]): RecordBatch {
     try {
       return toRecordBatch(this.wasm, h, true, rewrite);
@@ -275,9 +321,26 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     }
   }
 
-  /** Free the wasm-side reader (also done by the GC eventually). */
-  close(): void {
-    this.#closed = true;
-    this.handle.free();
+  /**
+   * Release the file: the wasm-side reader, the pool workers' copies, the file descriptor
+   * of a path it opened. Using the file afterwards throws. Also `using` / `await using`.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const h = this.#handle;
+      this.#handle = undefined;
+      if (this.#pooled) this.#pooled.pool.forget(this.#pooled.ref);
+      h?.free();
+      await this.reader.close?.();
+    })();
+    return this.#closing;
+  }
+
+  [Symbol.dispose](): void {
+    void this.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }

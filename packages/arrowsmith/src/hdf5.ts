@@ -1,12 +1,11 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
 import { Table, type RecordBatch } from 'apache-arrow';
-import type { WasmBatchHandle } from './arrow.js';
-import { FileReaderBase, type ByteHost } from './filereader.js';
+import { abortable, checkAborted } from './abort.js';
+import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { SchemaMismatch } from './errors.js';
-import type { Pool } from './pool/pool.js';
-import type { FileRef, Job } from './pool/protocol.js';
-import type { HttpOptions } from './http.js';
+import type { Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
+import type { ReadOptions, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
@@ -27,22 +26,26 @@ export interface Hdf5DatasetInfo {
   filters: string[];
   fields: string[];
 }
-export interface Hdf5ReadOptions {
+export interface Hdf5ReadOptions extends ReadOptions {
   /** First row (along the first dimension). Default 0. */
   start?: number;
   /** Number of rows. Default: to the end. */
   count?: number;
-  /** Cancels a read on a worker pool (the busy workers are replaced). */
-  signal?: AbortSignal;
 }
 
-/** Options of `openHdf5`; for a URL also how it is fetched (timeout, retries, signal). */
-export interface Hdf5Options extends HttpOptions {
-  /** Read on this worker pool: row ranges (chunk-aligned) become parallel jobs. */
-  pool?: Pool;
+export interface Hdf5BatchOptions extends ReadOptions {
+  /** Rows per RecordBatch. Default 65536. */
+  rows?: number;
 }
 
-interface Glue {
+/**
+ * Options of `openHdf5`: `pool` (row ranges, chunk-aligned, become parallel jobs), `signal`
+ * (cancels the open), and for a URL how it is fetched (timeout, retries).
+ */
+export type Hdf5Options = OpenOptions;
+
+/** The wasm-side reader (crates/wasm) as this module calls it. */
+interface WasmHdf5Reader {
   supply(offset: number, bytes: Uint8Array): void;
   clearCache(): void;
   free(): void;
@@ -68,9 +71,9 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
+export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
+  /** @internal */
   protected override readonly format = 'HDF5';
-  #pool?: { pool: Pool; ref: FileRef };
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
 
@@ -78,38 +81,39 @@ export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
     return Hdf5File.openWith(await instanceAsync('hdf5'), source, options);
   }
 
-  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
+  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). @internal */
   static async openWith(wasm: Loaded<'hdf5'>, source: FileSource, options: Hdf5Options = {}): Promise<Hdf5File> {
     // An in-memory file is not copied whole: a read asks for the metadata, cells and heap
     // ranges it needs (a few coalesced copies), see readBatch.
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.Hdf5Reader(size) as unknown as Glue, 'HDF5', options);
+    const make = (w: Loaded<'hdf5'>, size: number) => new w.glue.Hdf5Reader(size) as unknown as WasmHdf5Reader;
+    const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openHdf5', format: 'HDF5', http: options });
     const f = new Hdf5File(p);
-    await f.openReader((h) => h.open(), options.signal);
-    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
-    return f;
+    return f.setUp(options, () => f.openReader((h) => h.open(), options.signal));
   }
 
   /** Children of a group: name, kind, shape, dtype. */
-  async list(path = '/'): Promise<Hdf5Entry[]> {
-    return this.op(async () => JSON.parse(await this.call(() => this.handle.list(path))));
+  list(path = '/', options: ReadOptions = {}): Promise<Hdf5Entry[]> {
+    return abortable(options.signal, () => this.op(async () => JSON.parse(await this.call(() => this.handle.list(path), options.signal))));
   }
 
   /** A dataset's shape, dtype, layout, chunking and filters. */
-  async info(path: string): Promise<Hdf5DatasetInfo> {
-    let p = this.#infos.get(path);
-    if (!p) {
-      p = this.op(() => this.call(() => this.handle.info(path))).then((s) => JSON.parse(s) as Hdf5DatasetInfo);
-      this.#infos.set(path, p);
-      p.catch(() => this.#infos.delete(path));
-    }
-    // A copy each time: callers may modify what they get.
-    return structuredClone(await p);
+  info(path: string, options: ReadOptions = {}): Promise<Hdf5DatasetInfo> {
+    return abortable(options.signal, async () => {
+      let p = this.#infos.get(path);
+      if (!p) {
+        p = this.op(() => this.call(() => this.handle.info(path))).then((s) => JSON.parse(s) as Hdf5DatasetInfo);
+        this.#infos.set(path, p);
+        p.catch(() => this.#infos.delete(path));
+      }
+      // A copy each time: callers may modify what they get.
+      return structuredClone(await p);
+    });
   }
 
   /** Attributes of a group or dataset: scalars as values, arrays as arrays. */
-  async attrs(path = '/'): Promise<Record<string, unknown>> {
-    return this.op(async () => {
-      const handles = await this.call(() => this.handle.attrs(path));
+  attrs(path = '/', options: ReadOptions = {}): Promise<Record<string, unknown>> {
+    return abortable(options.signal, () => this.op(async () => {
+      const handles = await this.call(() => this.handle.attrs(path), options.signal);
       const out: Record<string, unknown> = {};
       for (const h of handles) {
         const b = this.batch(h);
@@ -118,25 +122,27 @@ export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
         out[field.name] = col.length === 1 ? plain(col.get(0)) : [...col].map(plain);
       }
       return out;
-    });
+    }));
   }
 
   /**
    * Rows of a dataset as an Arrow Table: a compound → one column per member; any other
    * type → one column named after the dataset; trailing dimensions → FixedSizeList.
    */
-  async read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
-    if (this.#pool) {
-      const jobs = await this.#jobs(path, options.start ?? 0, options.count);
-      if (jobs) {
-        try {
-          return await this.#pool.pool.table(jobs, { signal: options.signal });
-        } catch (e) {
-          if (!(e instanceof SchemaMismatch)) throw e;
+  read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
+    return abortable(options.signal, async () => {
+      if (this.pooled) {
+        const jobs = await this.#jobs(path, options.start ?? 0, options.count);
+        if (jobs) {
+          try {
+            return await this.pooled.pool.table(jobs, { signal: options.signal });
+          } catch (e) {
+            if (!(e instanceof SchemaMismatch)) throw e;
+          }
         }
       }
-    }
-    return new Table([await this.readBatch(path, options.start ?? 0, options.count, options.signal)]);
+      return new Table([await this.readBatch(path, options.start ?? 0, options.count, options.signal)]);
+    });
   }
 
   /**
@@ -146,7 +152,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
    * path gives the answer or error).
    */
   async #jobs(path: string, start: number, count?: number): Promise<Job[] | undefined> {
-    const { pool, ref } = this.#pool!;
+    const { pool, ref } = this.pooled!;
     const info = await this.info(path);
     const total = info.shape[0];
     if (total === undefined || !(start >= 0) || start > total || (count !== undefined && !(count >= 0 && start + count <= total))) return undefined;
@@ -168,18 +174,20 @@ export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
   }
 
   /** The dataset in RecordBatches of `rows` rows (decoded a few ahead on the pool, if any). */
-  async *batches(path: string, options: { rows?: number; signal?: AbortSignal } = {}): AsyncGenerator<RecordBatch> {
+  async *batches(path: string, options: Hdf5BatchOptions = {}): AsyncGenerator<RecordBatch> {
     const rows = options.rows ?? 65536;
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
-    const total = (await this.info(path)).shape[0] ?? 1;
-    if (this.#pool && total > rows) {
-      const { pool, ref } = this.#pool;
+    const total = (await this.info(path, options)).shape[0] ?? 1;
+    if (this.pooled && total > rows) {
+      const { pool, ref } = this.pooled;
       const jobs: Job[] = [];
       for (let start = 0; start < total; start += rows) jobs.push({ kind: 'hdf5', file: ref, path, start, count: Math.min(rows, total - start) });
       yield* pool.batches(jobs, { signal: options.signal });
       return;
     }
-    for (let start = 0; start < total; start += rows) yield await this.readBatch(path, start, Math.min(rows, total - start), options.signal);
+    for (let start = 0; start < total; start += rows) {
+      yield await abortable(options.signal, () => this.readBatch(path, start, Math.min(rows, total - start), options.signal));
+    }
   }
 
   private async readBatch(path: string, start: number, count?: number, signal?: AbortSignal): Promise<RecordBatch> {
@@ -202,19 +210,18 @@ export class Hdf5File extends FileReaderBase<'hdf5', Glue> {
         seen = key;
         await this.prefetch(plan, signal);
       }
+      checkAborted(signal);
       return await this.call(() => this.handle.read(path, start, count), signal);
     } finally {
       this.release();
     }
   }
-
-  override close(): void {
-    if (this.#pool) this.#pool.pool.forget(this.#pool.ref);
-    super.close();
-  }
 }
 
-/** Open an HDF5 file from bytes, a Blob/File (read by slices), a URL (HTTP Range) or a `{ size, read }`. */
+/**
+ * Open an HDF5 file from bytes, a Blob/File (read by slices), a URL (HTTP Range), a
+ * Response, in Node a path, `file:` URL or FileHandle (read by ranges), or a `{ size, read }`.
+ */
 export function openHdf5(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
   return Hdf5File.open(source, options);
 }

@@ -12,13 +12,14 @@ import { wasmFile } from './wasm-files.js';
 import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm.js';
 
 export { DecodeError, type DecodeErrorCode } from './errors.js';
-export { decodeMsgpack, decodeMsgpackStream, type MsgpackOptions, type MsgpackPoolOptions, type MsgpackStreamOptions, type ChunkSource } from './msgpack.js';
+export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './msgpack.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
 export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm.js';
-export type { TimeValue, TsFileQuery } from './types.js';
+export type { ReadOptions, TimeValue, TsFileQuery } from './types.js';
+export type { OpenOptions } from './filereader.js';
 export { openTsFile, TsFile, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
-export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5Options } from './hdf5.js';
-export type { FileSource, RangeReader } from './source.js';
+export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './hdf5.js';
+export type { ByteInput, BytesLike, ChunkSource, FileHandleLike, FileSource, RangeReader } from './source.js';
 export { HttpError, type HttpOptions } from './http.js';
 
 // Browsers and bundlers: the package's own files, next to this module (bundlers emit them).

@@ -1,12 +1,14 @@
 /** MessagePack → Arrow: whole buffers and streams of chunks. */
 import type { RecordBatch, Table } from 'apache-arrow';
-import { toRecordBatch, toTable, type WasmBatchHandle } from './arrow.js';
-import { toDecodeError, wasmCall } from './errors.js';
-import { SchemaMismatch } from './errors.js';
+import { abortable, checkAborted } from './abort.js';
+import { toRecordBatch, toTable } from './arrow.js';
+import { SchemaMismatch, toDecodeError, wasmCall } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import { guessCuts, isNumberArray } from './msgpack-cuts.js';
 import { isShared, type Decoded, type Job } from './pool/protocol.js';
-import { instance, type Loaded } from './wasm.js';
+import { byteChunks, bytesArg, readAll, type ByteInput, type BytesLike, type ChunkSource } from './source.js';
+import type { ReadOptions, WasmBatchHandle } from './types.js';
+import { instance, instanceAsync, type Loaded } from './wasm.js';
 
 export interface MsgpackOptions {
   /**
@@ -25,14 +27,15 @@ export interface MsgpackOptions {
   copy?: boolean;
 }
 
-export interface MsgpackPoolOptions extends Omit<MsgpackOptions, 'copy'> {
-  /** Decode on this worker pool: the input is cut at row boundaries by a structural scan. */
-  pool: Pool;
-  /** Cancels the decode (the busy workers are replaced). */
-  signal?: AbortSignal;
+export interface MsgpackAsyncOptions extends Omit<MsgpackOptions, 'copy'>, ReadOptions {
+  /**
+   * Decode on this worker pool: the input is cut at row boundaries by a structural scan.
+   * Undefined: on the calling thread.
+   */
+  pool?: Pool;
 }
 
-export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'> {
+export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'>, ReadOptions {
   /** Rows per emitted RecordBatch. Default 65536. */
   batchRows?: number;
 }
@@ -62,14 +65,27 @@ export function decodeWith(w: Loaded<'msgpack'>, bytes: Uint8Array, options: Msg
 }
 
 /**
- * Decode a whole MessagePack buffer into an Arrow Table; with `{ pool }`, in parallel
- * (returns a Promise).
+ * Decode a whole MessagePack buffer (in memory) into an Arrow Table, synchronously. For a
+ * Blob, URL, Response or file, a worker pool or an AbortSignal: {@link decodeMsgpackAsync}.
  */
-export function decodeMsgpack(bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table>;
-export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions): Table;
-export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions | MsgpackPoolOptions): Table | Promise<Table> {
-  if (options && 'pool' in options && options.pool) return decodePooled(instance('msgpack'), bytes, options);
-  return decodeWith(instance('msgpack'), bytes, options as MsgpackOptions);
+export function decodeMsgpack(bytes: BytesLike, options?: MsgpackOptions): Table {
+  if ((options as { pool?: unknown } | undefined)?.pool !== undefined) throw new TypeError('arrowsmith: decodeMsgpack is synchronous and takes no pool; use decodeMsgpackAsync(bytes, { pool })');
+  return decodeWith(instance('msgpack'), bytesArg(bytes, 'decodeMsgpack', 'decodeMsgpackAsync'), options);
+}
+
+/**
+ * Decode MessagePack from any input (bytes, Blob/File, URL, Response; in Node a path,
+ * `file:` URL or FileHandle) into an Arrow Table. With `pool`, the decode runs in parallel
+ * on the workers; without, on this thread. `signal` rejects the Promise with its reason.
+ */
+export function decodeMsgpackAsync(input: ByteInput, options: MsgpackAsyncOptions = {}): Promise<Table> {
+  const { pool, signal, ...rest } = options;
+  return abortable(signal, async () => {
+    const bytes = await readAll(input, 'decodeMsgpackAsync', signal);
+    checkAborted(signal);
+    const w = await instanceAsync('msgpack');
+    return pool ? decodePooled(w, bytes, pool, rest, signal) : decodeWith(w, bytes, rest);
+  });
 }
 
 /**
@@ -77,9 +93,7 @@ export function decodeMsgpack(bytes: Uint8Array, options?: MsgpackOptions | Msgp
  * (say one piece holds only ints and the next a float), one thread decodes it all, so
  * the result is always what a single decode gives.
  */
-async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, options: MsgpackPoolOptions): Promise<Table> {
-  const { pool, signal, ...rest } = options;
-  signal?.throwIfAborted();
+async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool, rest: Omit<MsgpackOptions, 'copy'>, signal?: AbortSignal): Promise<Table> {
   const maxDepth = rest.maxDepth ?? 256;
   const fastPath = rest.fastPath ?? true;
   const shared = isShared(bytes.buffer);
@@ -112,32 +126,13 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, options: Ms
   return decodeWith(w, bytes, rest);
 }
 
-export type ChunkSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-
-async function* chunks(source: ChunkSource): AsyncGenerator<Uint8Array> {
-  if (typeof (source as ReadableStream).getReader === 'function') {
-    const reader = (source as ReadableStream<Uint8Array>).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
-      }
-    } finally {
-      reader.releaseLock();
-    }
-  } else {
-    yield* source as AsyncIterable<Uint8Array>;
-  }
-}
-
 /**
  * Decode MessagePack as its bytes arrive (e.g. a `fetch` body): a RecordBatch is yielded
  * as soon as `batchRows` complete rows have arrived; the rest comes at the end.
  */
 export async function* decodeMsgpackStreamWith(
   w: Loaded<'msgpack'>,
-  source: ChunkSource,
+  source: ChunkSource | ByteInput,
   options: MsgpackStreamOptions = {},
 ): AsyncGenerator<RecordBatch> {
   const rows = options.batchRows ?? 65536;
@@ -152,7 +147,7 @@ export async function* decodeMsgpackStreamWith(
     }
   };
   try {
-    for await (const chunk of chunks(source)) {
+    for await (const chunk of byteChunks(source, 'decodeMsgpackStream', options.signal)) {
       wasmCall(() => s.push(chunk));
       while (s.readyRows() >= rows) {
         const b = take(wasmCall(() => s.takeBatch(rows)) as WasmBatchHandle | undefined);
@@ -175,6 +170,10 @@ export async function* decodeMsgpackStreamWith(
   }
 }
 
-export function decodeMsgpackStream(source: ChunkSource, options?: MsgpackStreamOptions): AsyncGenerator<RecordBatch> {
+/**
+ * Decode MessagePack as its bytes arrive: from a ReadableStream (a `fetch` body), an
+ * (async) iterable of chunks, or any input (Blob, URL, Response, file) read front to back.
+ */
+export function decodeMsgpackStream(source: ChunkSource | ByteInput, options?: MsgpackStreamOptions): AsyncGenerator<RecordBatch> {
   return decodeMsgpackStreamWith(instance('msgpack'), source, options);
 }

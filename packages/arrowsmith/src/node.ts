@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { wasmFile } from './wasm-files.js';
+import { useNodeFiles } from './node-files.js';
 import { platform, type Build, type Format } from './wasm.js';
 
 const env = process.env.ARROWSMITH_SIMD;
@@ -61,5 +62,6 @@ platform.copyBytes = (src) => {
   b.set(src);
   return new Uint8Array(b.buffer, b.byteOffset, src.length);
 };
+useNodeFiles();
 
 export * from './index.js';

@@ -1,13 +1,11 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
 import { Table, type RecordBatch } from 'apache-arrow';
-import type { BatchDesc, WasmBatchHandle } from './arrow.js';
-import { FileReaderBase, type ByteHost } from './filereader.js';
-import { SchemaMismatch } from './errors.js';
-import type { Pool } from './pool/pool.js';
+import { abortable, checkAborted } from './abort.js';
+import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
+import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Job } from './pool/protocol.js';
-import type { HttpOptions } from './http.js';
 import type { FileSource } from './source.js';
-import type { TimeValue, TsFileQuery } from './types.js';
+import type { BatchDesc, ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
@@ -40,13 +38,14 @@ export interface TsFileSeries {
   chunks: number;
 }
 
-/** Options of `openTsFile`; for a URL also how it is fetched (timeout, retries, signal). */
-export interface TsFileOptions extends HttpOptions {
-  /** Read on this worker pool: devices and time slices become parallel jobs. */
-  pool?: Pool;
-}
+/**
+ * Options of `openTsFile`: `pool` (devices and time slices become parallel jobs), `signal`
+ * (cancels the open), and for a URL how it is fetched (timeout, retries).
+ */
+export type TsFileOptions = OpenOptions;
 
-interface Glue {
+/** The wasm-side reader (crates/wasm) as this module calls it. */
+interface WasmTsFileReader {
   supply(offset: number, bytes: Uint8Array): void;
   clearCache(): void;
   free(): void;
@@ -79,10 +78,10 @@ function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.star
   return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end } };
 }
 
-export class TsFile extends FileReaderBase<'tsfile', Glue> {
+export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
+  /** @internal */
   protected override readonly format = 'TsFile';
   #version = 0;
-  #pool?: { pool: Pool; ref: FileRef };
   #spans = new Map<string, Promise<BigInt64Array>>();
 
   /** Format version byte: 3 (TsFile 1.x) or 4 (2.x). */
@@ -94,21 +93,22 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
     return TsFile.openWith(await instanceAsync('tsfile'), source, options);
   }
 
-  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). */
+  /** Open with a given module instance (benchmarks compare the SIMD and scalar builds). @internal */
   static async openWith(wasm: Loaded<'tsfile'>, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
-    // (a Blob or URL gets the chunks its query plans from the index).
-    const p = await FileReaderBase.prepare(wasm, source, (w, size) => new w.glue.TsFileReader(size) as unknown as Glue, 'TsFile', options);
+    // (a Blob, URL or file gets the chunks its query plans from the index).
+    const make = (w: Loaded<'tsfile'>, size: number) => new w.glue.TsFileReader(size) as unknown as WasmTsFileReader;
+    const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openTsFile', format: 'TsFile', http: options });
     const f = new TsFile(p);
-    // The head magic and the tail (footer, metadata, usually the index) in one go, instead
-    // of discovering them one missing range at a time; kept across reads (every read plans
-    // from the index).
-    const size = p.reader.size;
-    const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
-    await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
-    f.#version = await f.openReader((h) => h.open(), options.signal);
-    if (options.pool) f.#pool = { pool: options.pool, ref: options.pool.fileRef(source, p.reader, f.format) };
-    return f;
+    return f.setUp(options, async () => {
+      // The head magic and the tail (footer, metadata, usually the index) in one go, instead
+      // of discovering them one missing range at a time; kept across reads (every read plans
+      // from the index).
+      const size = p.reader.size;
+      const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
+      await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
+      f.#version = await f.openReader((h) => h.open(), options.signal);
+    });
   }
 
   /** Table schemas (table model, v4). */
@@ -117,41 +117,47 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
   }
 
   schema(table: string): TsFileTable | undefined {
-    return this.tables().find((t) => t.name === table);
+    return this.tables().find((t) => t.name.toLowerCase() === table.toLowerCase());
   }
 
+  /** Devices, all or those of one table (a table the file does not hold is `not-found`). */
   devices(table?: string): TsFileDevice[] {
-    return JSON.parse(this.handle.devices(table));
+    const all = JSON.parse(this.handle.devices(table)) as TsFileDevice[];
+    if (table !== undefined && all.length === 0 && !this.schema(table)) throw new DecodeError('TsFile', undefined, 'not-found', `table ${JSON.stringify(table)} is not in the file`);
+    return all;
   }
 
   /** Every series: device path, measurement, type, encoding, compression, count, time range. */
-  async timeseries(): Promise<TsFileSeries[]> {
-    const raw = JSON.parse(await this.op(() => this.call(() => this.handle.timeseries()))) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
+  async timeseries(options: ReadOptions = {}): Promise<TsFileSeries[]> {
+    const raw = JSON.parse(await abortable(options.signal, () => this.op(() => this.call(() => this.handle.timeseries(), options.signal)))) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
     return raw.map((s) => ({ ...s, start: BigInt(s.start), end: BigInt(s.end) }));
   }
 
   /** Read a query into one Arrow Table (`time`, tag columns, field columns). */
-  async read(q: TsFileQuery = {}): Promise<Table> {
-    if (this.#pool) {
-      const jobs = await this.#jobs(q);
-      if (jobs) {
-        try {
-          return await this.#pool.pool.table(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) });
-        } catch (e) {
-          if (!(e instanceof SchemaMismatch)) throw e;
+  read(q: TsFileQuery = {}): Promise<Table> {
+    return abortable(q.signal, async () => {
+      if (this.pooled) {
+        const jobs = await this.#jobs(q);
+        if (jobs) {
+          try {
+            return await this.pooled.pool.table(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) });
+          } catch (e) {
+            if (!(e instanceof SchemaMismatch)) throw e;
+          }
         }
       }
-    }
-    return new Table([await this.readBatch(q)]);
+      return new Table([await this.readBatch(q)]);
+    });
   }
 
   /**
    * Parallel jobs for a query: one per device, or time slices of the devices when they
    * are fewer than twice the workers. Undefined when one thread should read it (a limit,
-   * an ambiguous table, an unknown tag: the single-thread path gives the answer or error).
+   * an ambiguous table, an unknown tag or device: the single-thread path gives the answer
+   * or error).
    */
   async #jobs(q: TsFileQuery): Promise<Job[] | undefined> {
-    const { pool, ref } = this.#pool!;
+    const { pool, ref } = this.pooled!;
     if (q.limit !== undefined) return undefined;
     const tables = this.tables();
     const table = q.table !== undefined ? tables.find((t) => t.name.toLowerCase() === q.table!.toLowerCase()) : tables.length === 1 ? tables[0] : undefined;
@@ -159,7 +165,9 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
     const tagNames = table?.columns.filter((c) => c.category === 'TAG').map((c) => c.name.toLowerCase()) ?? [];
     const tags = Object.entries(q.tags ?? {}).map(([k, v]) => [tagNames.indexOf(k.toLowerCase()), v] as const);
     if (tags.some(([k]) => k < 0)) return undefined;
-    const devices = this.devices()
+    const all = this.devices();
+    if (q.devices?.some((p) => !all.some((d) => d.path === p))) return undefined;
+    const devices = all
       .filter((d) => !table || d.table.toLowerCase() === table.name.toLowerCase())
       .filter((d) => !q.devices || q.devices.includes(d.path))
       .filter((d) => tags.every(([k, v]) => d.segments[k + 1] === v))
@@ -170,6 +178,7 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
     const qs = toBig(q.start);
     const qe = toBig(q.end);
     for (const d of devices) {
+      checkAborted(q.signal);
       const span = perDevice > 1 ? await this.#span(d) : undefined;
       const start = span?.length ? (qs !== undefined && qs > span[0]! ? qs : span[0]!) : 0n;
       const end = span?.length ? (qe !== undefined && qe < span[1]! ? qe : span[1]!) : -1n;
@@ -201,10 +210,11 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
 
   /** The same rows as `read`, one RecordBatch per device. */
   async *batches(q: TsFileQuery = {}): AsyncGenerator<RecordBatch> {
+    checkAborted(q.signal);
     const devices = q.devices ?? this.devices(q.table).filter((d) => !q.table || d.table === q.table).map((d) => d.path);
-    if (this.#pool && q.limit === undefined && devices.length > 1) {
+    if (this.pooled && q.limit === undefined && devices.length > 1) {
       // One job per device on the pool, a few ahead of the consumer, yielded in order.
-      const { pool, ref } = this.#pool;
+      const { pool, ref } = this.pooled;
       const jobs = devices.map((d) => deviceJob(ref, q, d));
       for await (const b of pool.batches(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) })) if (b.numRows > 0) yield b;
       return;
@@ -212,7 +222,7 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
     let left = q.limit ?? Infinity;
     for (const d of devices) {
       if (left <= 0) return;
-      const b = await this.readBatch({ ...q, devices: [d], limit: Number.isFinite(left) ? left : undefined });
+      const b = await abortable(q.signal, () => this.readBatch({ ...q, devices: [d], limit: Number.isFinite(left) ? left : undefined }));
       left -= b.numRows;
       if (b.numRows > 0) yield b;
     }
@@ -236,14 +246,12 @@ export class TsFile extends FileReaderBase<'tsfile', Glue> {
       this.release();
     }
   }
-
-  override close(): void {
-    if (this.#pool) this.#pool.pool.forget(this.#pool.ref);
-    super.close();
-  }
 }
 
-/** Open a TsFile from bytes, a Blob/File (read by slices), a URL (HTTP Range) or a `{ size, read }`. */
+/**
+ * Open a TsFile from bytes, a Blob/File (read by slices), a URL (HTTP Range), a Response,
+ * in Node a path, `file:` URL or FileHandle (read by ranges), or a `{ size, read }`.
+ */
 export function openTsFile(source: FileSource, options?: TsFileOptions): Promise<TsFile> {
   return TsFile.open(source, options);
 }

@@ -1,11 +1,21 @@
-/** Query and option types shared by the format readers and the pool protocol (no imports: no cycles). */
+/**
+ * Types shared by the format readers, the Arrow assembly and the pool protocol. This module
+ * imports nothing, so any module may use it without an import cycle.
+ */
 
+/** A point in time as a query bound: a number or bigint in the file's unit, or a Date (ms). */
 export type TimeValue = number | bigint | Date;
 
-export interface TsFileQuery {
+/** What every read accepts. */
+export interface ReadOptions {
+  /** Cancels the read: it rejects with `signal.reason` (on a pool, busy workers are replaced). */
+  signal?: AbortSignal;
+}
+
+export interface TsFileQuery extends ReadOptions {
   /** v4 table name (default: the only table, or the tree-model devices). */
   table?: string;
-  /** Device paths to read (default: all). */
+  /** Device paths to read (default: all). A path not in the file is a `not-found` DecodeError. */
   devices?: string[];
   /** Field columns to read (default: all); `time` and tag columns always come along. */
   columns?: string[];
@@ -18,6 +28,52 @@ export interface TsFileQuery {
   limit?: number;
   /** Unit of the `time` column's Arrow type (the values are the file's). Default 'ms'. */
   timeUnit?: 's' | 'ms' | 'us' | 'ns';
-  /** Cancels a read on a worker pool (the busy workers are replaced). */
-  signal?: AbortSignal;
+}
+
+/** Fixed-width column types (their byte width is in the pool's layout table). */
+export type FixedWidthType =
+  | 'int8'
+  | 'int16'
+  | 'int32'
+  | 'int64'
+  | 'uint8'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64'
+  | 'float16'
+  | 'float32'
+  | 'float64'
+  | 'date32'
+  | 'timestamp';
+
+/** Every column type the wasm side describes (`describe.rs` in the core crate). */
+export type ColumnType = FixedWidthType | 'null' | 'bool' | 'utf8' | 'binary' | 'list' | 'fixedsizelist' | 'struct' | 'dictionary';
+
+/** One column of a decoded batch as the wasm side describes it (buffers by index). */
+export interface ColumnDesc {
+  type: ColumnType;
+  unit?: 's' | 'ms' | 'us' | 'ns';
+  size?: number;
+  len: number;
+  nulls: number;
+  validity: number;
+  buffers: number[];
+  children: FieldDesc[];
+}
+export interface FieldDesc {
+  name: string;
+  nullable: boolean;
+  col: ColumnDesc;
+}
+export interface BatchDesc {
+  rows: number;
+  fields: FieldDesc[];
+}
+
+/** What the wasm boundary hands out for one decoded batch. */
+export interface WasmBatchHandle {
+  schema(): string;
+  buffers(): Uint32Array;
+  numRows(): number;
+  free(): void;
 }

@@ -5,11 +5,12 @@
 // test files, against the official writers' dumps.)
 import { encode } from '@msgpack/msgpack';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, decodeMsgpack, DecodeError, openHdf5, openTsFile, type Pool } from '../src/node.js';
+import { createPool, decodeMsgpack, decodeMsgpackAsync, DecodeError, openHdf5, openTsFile, type Pool } from '../src/node.js';
 import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
 import { FIXTURES } from './fixtures.js';
 import { workerUrl } from './pools.js';
@@ -70,20 +71,20 @@ describe('worker pool', () => {
     it(`decodes Python corpus ${file} in parallel like @msgpack/msgpack`, async () => {
       const bytes = new Uint8Array(readFileSync(join(FIXTURES, 'msgpack', file)));
       const rows = file.includes('stream') ? referenceMulti(bytes) : (reference(bytes) as unknown[]);
-      expectTableMatches(await decodeMsgpack(bytes, { pool }), rows);
-      expectTableMatches(await decodeMsgpack(bytes, { pool: transfer }), rows);
+      expectTableMatches(await decodeMsgpackAsync(bytes, { pool }), rows);
+      expectTableMatches(await decodeMsgpackAsync(bytes, { pool: transfer }), rows);
     });
   }
 
   it('decodes 20k nested records in parallel into shared buffers', async () => {
     const bytes = encode(records(20_000));
-    const t = await decodeMsgpack(bytes, { pool });
+    const t = await decodeMsgpackAsync(bytes, { pool });
     expectTableMatches(t, reference(bytes) as unknown[]);
     expect(t.batches.length).toBe(1);
     expect(t.getChild('id')!.data[0]!.values.buffer).toBeInstanceOf(SharedArrayBuffer);
     // Utf8 bytes stay in an ordinary ArrayBuffer (TextDecoder rejects shared views).
     expect(t.getChild('name')!.data[0]!.values.buffer).toBeInstanceOf(ArrayBuffer);
-    const tt = await decodeMsgpack(bytes, { pool: transfer });
+    const tt = await decodeMsgpackAsync(bytes, { pool: transfer });
     expect(tt.batches.length).toBeGreaterThan(1);
     expectTableMatches(tt, reference(bytes) as unknown[]);
   });
@@ -103,11 +104,11 @@ describe('worker pool', () => {
     expect(guess.rows).toBe(rows.length);
     expect(guess.cuts.length).toBe(5);
     guess.cuts.slice(0, -1).forEach((c) => expect(starts.has(c), `cut ${c}`).toBe(true));
-    for (const p of [pool, transfer]) expectTableMatches(await decodeMsgpack(bytes, { pool: p }), rows);
+    for (const p of [pool, transfer]) expectTableMatches(await decodeMsgpackAsync(bytes, { pool: p }), rows);
     // A record stream (concatenated maps) guesses the same way.
     const stream = new Uint8Array(rows.flatMap((r) => [...encode(r)]));
     expect(guessCuts(stream, 'auto', 4)?.inArray).toBe(false);
-    expectTableMatches(await decodeMsgpack(stream, { pool }), rows);
+    expectTableMatches(await decodeMsgpackAsync(stream, { pool }), rows);
     // The first record's opening bytes also inside a binary payload: guesses land inside
     // records, the decodes refuse them, and the exact scan gives the same table.
     const opening = [0x88, 0xa2, 0x69, 0x64]; // fixmap of 8 entries, "id": the tricky records' opening
@@ -121,7 +122,7 @@ describe('worker pool', () => {
       at += encode(r).length;
     }
     expect(guessCuts(trickyBytes, 'auto', 4)!.cuts.slice(0, -1).some((c) => !trickyStarts.has(c))).toBe(true);
-    expectTableMatches(await decodeMsgpack(trickyBytes, { pool }), reference(trickyBytes) as unknown[]);
+    expectTableMatches(await decodeMsgpackAsync(trickyBytes, { pool }), reference(trickyBytes) as unknown[]);
     // Truncated, and an array whose count disagrees with its elements: one thread's error.
     for (const bad of [bytes.subarray(0, bytes.length - 5), (() => {
       const b = bytes.slice();
@@ -136,7 +137,7 @@ describe('worker pool', () => {
         }
       })();
       expect(e1).toBeInstanceOf(DecodeError);
-      const e2 = (await decodeMsgpack(bad, { pool }).catch((x) => x)) as DecodeError;
+      const e2 = (await decodeMsgpackAsync(bad, { pool }).catch((x) => x)) as DecodeError;
       expect(e2).toBeInstanceOf(DecodeError);
       expect([e2.code, e2.offset]).toEqual([e1!.code, e1!.offset]);
     }
@@ -149,7 +150,7 @@ describe('worker pool', () => {
     const bytes = encode(values);
     const single = decodeMsgpack(bytes);
     expect(String(single.schema.fields[0]!.type)).toBe('Float64');
-    const t = await decodeMsgpack(bytes, { pool });
+    const t = await decodeMsgpackAsync(bytes, { pool });
     expectSameTable(single, t);
     expectTableMatches(t, values);
   });
@@ -166,15 +167,15 @@ describe('worker pool', () => {
       single = e;
     }
     expect(single).toBeInstanceOf(DecodeError);
-    const e = await decodeMsgpack(bad, { pool }).catch((x) => x);
+    const e = await decodeMsgpackAsync(bad, { pool }).catch((x) => x);
     expect(e).toBeInstanceOf(DecodeError);
     expect((e as DecodeError).code).toBe((single as DecodeError).code);
     expect((e as DecodeError).offset).toBe((single as DecodeError).offset);
     expect((e as DecodeError).format).toBe('MessagePack');
-    expectTableMatches(await decodeMsgpack(bytes, { pool }), reference(bytes) as unknown[]);
+    expectTableMatches(await decodeMsgpackAsync(bytes, { pool }), reference(bytes) as unknown[]);
     // A truncation found by the structural scan: the same error as one decode.
     const cut = bytes.subarray(0, bytes.length - 3);
-    const e2 = await decodeMsgpack(cut, { pool }).catch((x) => x);
+    const e2 = await decodeMsgpackAsync(cut, { pool }).catch((x) => x);
     expect(e2).toBeInstanceOf(DecodeError);
     expect((e2 as DecodeError).code).toBe('truncated');
   });
@@ -182,13 +183,13 @@ describe('worker pool', () => {
   it('aborts: the busy workers are replaced and the next call works', async () => {
     const bytes = encode(records(200_000));
     const ac = new AbortController();
-    const p = decodeMsgpack(bytes, { pool, signal: ac.signal });
+    const p = decodeMsgpackAsync(bytes, { pool, signal: ac.signal });
     setTimeout(() => ac.abort(), 5);
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
     const already = AbortSignal.abort();
-    await expect(decodeMsgpack(bytes, { pool, signal: already })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(decodeMsgpackAsync(bytes, { pool, signal: already })).rejects.toMatchObject({ name: 'AbortError' });
     const small = encode(records(3000));
-    expectTableMatches(await decodeMsgpack(small, { pool }), reference(small) as unknown[]);
+    expectTableMatches(await decodeMsgpackAsync(small, { pool }), reference(small) as unknown[]);
     expect(pool.stats().workers).toBe(2);
   });
 
@@ -206,7 +207,7 @@ describe('worker pool', () => {
     const tiny = await createPool({ size: 1, workerUrl, recycleBytes: 1, minJobBytes: 0 });
     try {
       const bytes = encode(records(5000));
-      for (let i = 0; i < 3; i++) expectTableMatches(await decodeMsgpack(bytes, { pool: tiny }), reference(bytes) as unknown[]);
+      for (let i = 0; i < 3; i++) expectTableMatches(await decodeMsgpackAsync(bytes, { pool: tiny }), reference(bytes) as unknown[]);
       expect(tiny.stats().recycled).toBeGreaterThanOrEqual(3);
     } finally {
       tiny.close();
@@ -215,9 +216,9 @@ describe('worker pool', () => {
 
   it('keeps worker memory flat over many calls', async () => {
     const bytes = encode(records(2000));
-    for (let i = 0; i < 100; i++) await decodeMsgpack(bytes, { pool });
+    for (let i = 0; i < 100; i++) await decodeMsgpackAsync(bytes, { pool });
     const before = pool.stats().wasmBytes;
-    for (let i = 0; i < 500; i++) await decodeMsgpack(bytes, { pool });
+    for (let i = 0; i < 500; i++) await decodeMsgpackAsync(bytes, { pool });
     // Allocator settling may take a page or two; a leak would take ~50 KB per call.
     pool.stats().wasmBytes.forEach((b, i) => expect(b - before[i]!).toBeLessThanOrEqual(2 * 65536));
   });
@@ -228,19 +229,45 @@ describe('worker pool', () => {
     // under their own pressure; shared ones (V8 counts no pressure for them, and every
     // worker that wrote one holds it until its next GC) pile up (+516 MB for 8 MB reads).
     const bytes = encode(Array.from({ length: 250_000 }, (_, i) => ({ a: i * 0.5, b: -i * 0.25, c: i + 0.125 })));
-    const want = await decodeMsgpack(bytes);
-    const first = await decodeMsgpack(bytes, { pool: transfer });
+    const want = decodeMsgpack(bytes);
+    const first = await decodeMsgpackAsync(bytes, { pool: transfer });
     expect(first.numRows).toBe(250_000);
     for (const i of [0, 123_457, 249_999]) expect(first.get(i)!.toJSON()).toEqual(want.get(i)!.toJSON());
     const jobs = transfer.stats().jobs;
     const before = process.memoryUsage().arrayBuffers;
     let grew = 0;
     for (let i = 0; i < 60; i++) {
-      expect((await decodeMsgpack(bytes, { pool: transfer })).numRows).toBe(250_000);
+      expect((await decodeMsgpackAsync(bytes, { pool: transfer })).numRows).toBe(250_000);
       grew = Math.max(grew, process.memoryUsage().arrayBuffers - before);
     }
     expect(transfer.stats().jobs - jobs).toBeGreaterThanOrEqual(120);
     expect(grew).toBeLessThan(160 * 1024 * 1024);
+  });
+
+  it('reads a path, a file: URL and a FileHandle on the pool; workers open a path themselves and close it with the file', async () => {
+    const path = join(FIXTURES, 'hdf5', 'vl_latest.h5');
+    const plain = await openHdf5(new Uint8Array(readFileSync(path)));
+    const paths = (await plain.list('/')).filter((e) => e.kind === 'dataset' && e.shape.length > 0 && e.shape[0]! > 1).map((e) => '/' + e.name);
+    const fds = () => readdirSync('/proc/self/fd').length;
+    const before = fds();
+    const fh = await open(path, 'r');
+    try {
+      for (const src of [path, pathToFileURL(path), fh]) {
+        for (const p of [pool, transfer]) {
+          const f = await openHdf5(src, { pool: p });
+          for (const d of paths) expectSameTable(await plain.read(d), await f.read(d));
+          // A path: this thread's descriptor and one per worker that read it.
+          if (src !== fh) expect(fds()).toBe(before + 1 + 1 + p.size);
+          await f.close();
+          await expect.poll(fds).toBe(before + 1);
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    // decodeMsgpackAsync takes `pool: Pool | undefined` (undefined: this thread).
+    const bytes = encode(records(500));
+    for (const maybe of [pool, undefined] as (Pool | undefined)[]) expectTableMatches(await decodeMsgpackAsync(bytes, { pool: maybe }), reference(bytes) as unknown[]);
   });
 
   it('reads files from a Blob, a custom reader and shared memory on the pool', async () => {
@@ -291,14 +318,14 @@ describe('worker pool', () => {
       expect([big.pieces(1 << 20, 4), big.pieces((2 << 20) - 1, 4), big.pieces(2 << 20, 4), big.pieces(1 << 30, 4), pool.pieces(1, 4)]).toEqual([1, 1, 4, 4, 4]);
       // Below the threshold: same tables, no job sent to a worker.
       expectSameTable(want, await (await openHdf5(h5, { pool: big })).read(path));
-      const t = await decodeMsgpack(bytes, { pool: big });
+      const t = await decodeMsgpackAsync(bytes, { pool: big });
       expectTableMatches(t, reference(bytes) as unknown[]);
       expect(big.stats().jobs).toBe(0);
       // Above it: the same tables from jobs on the workers.
       expectSameTable(want, await (await openHdf5(h5, { pool: small })).read(path));
       const h5Jobs = small.stats().jobs;
       expect(h5Jobs).toBeGreaterThan(0);
-      expectTableMatches(await decodeMsgpack(bytes, { pool: small }), reference(bytes) as unknown[]);
+      expectTableMatches(await decodeMsgpackAsync(bytes, { pool: small }), reference(bytes) as unknown[]);
       expect(small.stats().jobs).toBeGreaterThan(h5Jobs + 1);
     } finally {
       big.close();
@@ -312,14 +339,14 @@ describe('worker pool', () => {
     const values = Array.from({ length: 300_000 }, (_, i) => (i % 3 ? i * 0.5 : i - 150_000));
     const bytes = encode(values);
     const before = pool.stats().jobs;
-    const t = await decodeMsgpack(bytes, { pool });
+    const t = await decodeMsgpackAsync(bytes, { pool });
     expect(pool.stats().jobs).toBe(before);
     expect(t.numRows).toBe(values.length);
     const col = t.getChildAt(0)!;
     for (let i = 0; i < values.length; i += 997) expect(Number(col.get(i))).toBe(values[i]);
     // Arrays of records are still split (minJobBytes 0 on this pool).
     const rb = encode(records(3000));
-    expectTableMatches(await decodeMsgpack(rb, { pool }), reference(rb) as unknown[]);
+    expectTableMatches(await decodeMsgpackAsync(rb, { pool }), reference(rb) as unknown[]);
     expect(pool.stats().jobs).toBeGreaterThan(before);
   });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantiateVariant } from '../src/bench-file.js';
 import { Hdf5File } from '../src/hdf5.js';
 import { decodeMsgpackStreamWith, decodeWith } from '../src/msgpack.js';
-import { createPool, decodeMsgpack, memory, openHdf5, openTsFile } from '../src/node.js';
+import { createPool, decodeMsgpack, decodeMsgpackAsync, memory, openHdf5, openTsFile } from '../src/node.js';
 import { TsFile } from '../src/tsfile.js';
 import { compileModule, configure, DEFAULT_RECYCLE_BYTES, loaded, WasmModule } from '../src/wasm.js';
 import { FIXTURES, fixturePairs } from './fixtures.js';
@@ -67,7 +67,7 @@ describe('pool workers get the compiled module of each format a job needs', () =
     try {
       expect(pool.stats().wasm).toEqual([{}, {}]);
       const bytes = encode(Array.from({ length: 4000 }, (_, i) => ({ id: i, s: `r${i}` })));
-      expect((await decodeMsgpack(bytes, { pool })).numRows).toBe(4000);
+      expect((await decodeMsgpackAsync(bytes, { pool })).numRows).toBe(4000);
       for (const w of pool.stats().wasm) expect(Object.keys(w)).toEqual(['msgpack']);
       const ts = readFileSync(join(FIXTURES, 'tsfile/cpp_many_devices_ts2diff.tsfile'));
       const want = await (await openTsFile(ts)).read();

@@ -9,15 +9,19 @@
  * becomes one RecordBatch of a common schema.
  */
 import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
-import { arrowField, buildData, typed, type ColumnDesc, type FieldDesc } from '../arrow.js';
+import { arrowField, buildData, typed } from '../arrow.js';
+import type { ColumnDesc, ColumnType, FieldDesc, FixedWidthType } from '../types.js';
 import { SchemaMismatch } from '../errors.js';
 import type { Decoded, WriteOp } from './protocol.js';
 
 
-const WIDTH: Record<string, number> = {
+/** Value width in bytes of each fixed-width type (a type added to the union must be added here). */
+const WIDTH = {
   int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4, float32: 4, date32: 4,
   int64: 8, uint64: 8, float64: 8, timestamp: 8,
-};
+} satisfies Record<FixedWidthType, number>;
+
+const widthOf = (t: ColumnType): number | undefined => (WIDTH as Partial<Record<ColumnType, number>>)[t];
 
 function sameType(a: ColumnDesc, b: ColumnDesc): boolean {
   return (
@@ -139,7 +143,7 @@ export function layout(results: Decoded[]): Layout {
         break;
       }
       default: {
-        const w = WIDTH[c0.type];
+        const w = widthOf(c0.type);
         if (!w) throw new Error(`arrowsmith: cannot lay out a ${c0.type} column`);
         node.values = sharedBytes(len * w);
         for (let t = 0; t < n; t++) ops[t]!.push({ op: 'bytes', src: cols[t]!.buffers[0]!, dst: node.values, at: at[t]! * w });
@@ -191,7 +195,7 @@ function nodeData(node: Node, c: ColumnDesc, type: DataType): Data {
     case 'dictionary':
       return makeData({ ...base, type: type as Dictionary, data: new Int32Array(node.values!, 0, node.len), dictionary: dictionaryVector(node.dict!) });
     default: {
-      const w = WIDTH[c.type]!;
+      const w = widthOf(c.type)!;
       return makeData({ ...base, type: type as never, data: typed(c.type, new Uint8Array(node.values!, 0, node.len * w)) as Int32Array });
     }
   }

@@ -6,10 +6,11 @@
  * workers whose wasm memory grew large are recycled after their job to give it back.
  */
 import { Table, type RecordBatch } from 'apache-arrow';
-import type { BatchDesc } from '../arrow.js';
-import { DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
+import type { BatchDesc } from '../types.js';
+import { abortReason } from '../abort.js';
+import { closedError, DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
 import { isHttp } from '../http.js';
-import { wholeBytes, type FileSource, type RangeReader } from '../source.js';
+import { lendRange, wholeBytes, type RangeReader, type Source } from '../source.js';
 import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
 import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
@@ -55,12 +56,17 @@ export interface PoolCallOptions {
   signal?: AbortSignal;
 }
 
-interface Wait {
-  resolve: (v: never) => void;
-  reject: (e: unknown) => void;
-  /** A phase-1 task (the worker is busy until it answers). */
-  task: boolean;
+/** A job decoded by a worker (in shared-memory mode its batch is still held there). */
+interface Done {
+  slot: Slot;
+  id: number;
+  result: Decoded;
 }
+
+/** What waits for a worker's answer: a phase-1 task (the worker is busy until it answers) or a phase-2 write. */
+type Wait =
+  | { task: true; resolve: (d: Done) => void; reject: (e: unknown) => void }
+  | { task: false; resolve: (out: ArrayBuffer[]) => void; reject: (e: unknown) => void };
 
 class Slot {
   /** The worker instantiated the module and answers. */
@@ -92,7 +98,7 @@ interface Queued {
   call: Call;
   /** Write into shared buffers (two phases) rather than send the batch back; default: the pool's mode. */
   shared?: boolean;
-  resolve: (r: { slot: Slot; id: number; result: Decoded }) => void;
+  resolve: (d: Done) => void;
   reject: (e: unknown) => void;
 }
 
@@ -102,14 +108,11 @@ class Call {
   constructor(readonly signal?: AbortSignal) {}
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
-}
-
 function rebuild(e: WireError): Error {
   if (e.decode) {
     const d = e.decode;
-    return new DecodeError(d.format, d.offset, d.code as DecodeErrorCode, d.message, d.needLength);
+    // The worker's message, as it was worded there.
+    return Object.assign(new DecodeError(d.format, d.offset, d.code as DecodeErrorCode, '', d.bytesNeeded), { message: d.message });
   }
   const x = new Error(e.message);
   x.name = e.name;
@@ -139,7 +142,7 @@ export class Pool {
   #recycled = 0;
   #jobs = 0;
 
-  /** Use `createPool`. */
+  /** Use `createPool`. @internal */
   constructor(options: PoolOptions & { size: number; workerUrl?: URL }) {
     this.size = options.size;
     this.#url = options.workerUrl;
@@ -189,10 +192,10 @@ export class Pool {
     if (w?.task) slot.busy = false;
     if (m.type === 'decoded') {
       if (!m.result.buffers) slot.held++;
-      w?.resolve({ slot, id: m.id, result: m.result } as never);
+      if (w?.task) w.resolve({ slot, id: m.id, result: m.result });
     } else if (m.type === 'written') {
       slot.held--;
-      w?.resolve(m.out as never);
+      if (w && !w.task) w.resolve(m.out);
     } else {
       if (!w?.task) slot.held--;
       w?.reject(rebuild(m.error));
@@ -205,7 +208,7 @@ export class Pool {
     const reader = this.#proxied.get(m.file);
     try {
       if (!reader) throw new Error('arrowsmith: the file was closed');
-      const b = (await reader.read(m.offset, m.length)).slice();
+      const b = await lendRange(reader, m.offset, m.length, undefined, (bytes) => bytes.slice());
       slot.port.post({ type: 'bytes', req: m.req, bytes: b } satisfies ToWorker, [b.buffer]);
     } catch (e) {
       slot.port.post({ type: 'bytes', req: m.req, error: e instanceof Error ? e.message : String(e) } satisfies ToWorker);
@@ -222,7 +225,7 @@ export class Pool {
       this.#jobs++;
       slot.busy = true;
       q.call.slots.add(slot);
-      slot.waits.set(id, { resolve: q.resolve as never, reject: q.reject, task: true });
+      slot.waits.set(id, { resolve: q.resolve, reject: q.reject, task: true });
       const format = q.job.kind;
       if (!slot.formats.has(format)) {
         // The compiled module of the job's format, once per worker (instantiated there).
@@ -234,9 +237,10 @@ export class Pool {
     }
   }
 
-  #request<T>(slot: Slot, m: ToWorker & { id: number }): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      slot.waits.set(m.id, { resolve: resolve as never, reject, task: false });
+  /** Phase 2: have a worker write a held batch into the shared buffers. */
+  #write(slot: Slot, m: Extract<ToWorker, { type: 'write' }>): Promise<ArrayBuffer[]> {
+    return new Promise((resolve, reject) => {
+      slot.waits.set(m.id, { resolve, reject, task: false });
       this.#send(slot, m);
     });
   }
@@ -257,7 +261,7 @@ export class Pool {
       speculative?: (results: Decoded[]) => boolean;
     } = {},
   ): Promise<Table> {
-    if (this.#closed) throw new Error('arrowsmith: the pool is closed');
+    if (this.#closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
     await this.#need(jobs);
@@ -265,7 +269,7 @@ export class Pool {
     const onAbort = () => this.#abort(call, signal!, true);
     signal?.addEventListener('abort', onAbort, { once: true });
     const decoded = jobs.map(
-      (job) => new Promise<{ slot: Slot; id: number; result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
+      (job) => new Promise<Done>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
     );
     this.#pump();
     const settled = await Promise.allSettled(decoded);
@@ -298,7 +302,7 @@ export class Pool {
         dropAll();
         throw e;
       }
-      const outs = await Promise.all(done.map((d, t) => this.#request<ArrayBuffer[]>(d.slot, { type: 'write', id: d.id, ops: l.ops[t]! })));
+      const outs = await Promise.all(done.map((d, t) => this.#write(d.slot, { type: 'write', id: d.id, ops: l.ops[t]! })));
       if (call.aborted !== undefined) throw call.aborted;
       outs.forEach((o, t) => placeOuts(l, t, o));
       return new Table([sharedBatch(l)]);
@@ -316,7 +320,7 @@ export class Pool {
    * @internal used by the format readers.
    */
   async *batches(jobs: Job[], options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number } = {}): AsyncGenerator<RecordBatch> {
-    if (this.#closed) throw new Error('arrowsmith: the pool is closed');
+    if (this.#closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
     await this.#need(jobs);
@@ -376,7 +380,7 @@ export class Pool {
    * `holding`, also those keeping decoded batches in shared-memory mode).
    */
   #abort(call: Call, signal: AbortSignal, holding: boolean): void {
-    call.aborted = abortError(signal);
+    call.aborted = abortReason(signal);
     this.#dropQueued(call, call.aborted);
     for (const slot of call.slots) if (slot.busy || (holding && slot.held > 0)) this.#replace(slot, call.aborted);
   }
@@ -436,27 +440,30 @@ export class Pool {
    * @internal
    */
   pieces(bytes: number, most: number): number {
+    if (this.#closed) throw closedError('pool');
     return bytes >= 2 * this.minJobBytes ? most : 1;
   }
 
   /**
    * How workers reach a file: shared memory for in-memory bytes (copied once unless they
-   * already live in a SharedArrayBuffer), the Blob or URL itself, else via this thread.
+   * already live in a SharedArrayBuffer), the Blob, URL or file path itself, else via this
+   * thread (custom readers, FileHandles).
    * @internal
    */
-  fileRef(source: FileSource, reader: RangeReader, format: string): FileRef {
+  fileRef(reader: Source, format: string): FileRef {
+    if (this.#closed) throw closedError('pool');
     const id = nextFile++;
-    const bytes = source instanceof Uint8Array ? source : source instanceof ArrayBuffer ? new Uint8Array(source) : wholeBytes(reader);
+    const bytes = wholeBytes(reader);
     if (bytes && this.#shareInput) {
       if (isShared(bytes.buffer)) return { id, kind: 'shared', buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length };
       const buffer = new SharedArrayBuffer(bytes.length);
       new Uint8Array(buffer).set(bytes);
       return { id, kind: 'shared', buffer, offset: 0, length: bytes.length };
     }
-    if (!bytes && typeof Blob !== 'undefined' && source instanceof Blob) return { id, kind: 'blob', blob: source };
-    if (!bytes && (typeof source === 'string' || source instanceof URL) && isHttp(reader)) {
-      return { id, kind: 'url', url: String(source), format, identity: reader.identity, policy: reader.policy };
-    }
+    const o = bytes ? undefined : reader.origin;
+    if (o?.kind === 'blob') return { id, kind: 'blob', blob: o.blob };
+    if (o?.kind === 'url' && isHttp(reader)) return { id, kind: 'url', url: o.url, format, identity: reader.identity, policy: reader.policy };
+    if (o?.kind === 'path') return { id, kind: 'path', path: o.path };
     this.#proxied.set(id, reader);
     return { id, kind: 'proxy', size: reader.size };
   }
@@ -464,6 +471,7 @@ export class Pool {
   /** The file is closed: workers drop their readers of it. @internal */
   forget(ref: FileRef): void {
     this.#proxied.delete(ref.id);
+    if (this.#closed) return;
     for (const slot of this.#slots) this.#send(slot, { type: 'forget', file: ref.id });
   }
 
@@ -472,6 +480,16 @@ export class Pool {
     this.#closed = true;
     for (const q of this.#queue.splice(0)) q.reject(new Error('arrowsmith: the pool was closed'));
     for (const slot of [...this.#slots]) this.#replace(slot, new Error('arrowsmith: the pool was closed'));
+  }
+
+  /** `using pool = await createPool()` closes it at the end of the block. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** `await using pool = await createPool()`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.close();
   }
 }
 

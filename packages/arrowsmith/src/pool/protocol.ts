@@ -5,9 +5,8 @@
  * task has reported (phase 2). Without SharedArrayBuffer the worker sends the batch's
  * buffers back in phase 1 (transferred, not copied).
  */
-import type { BatchDesc } from '../arrow.js';
 import type { FileIdentity, HttpPolicy } from '../http.js';
-import type { TsFileQuery } from '../types.js';
+import type { BatchDesc, TsFileQuery } from '../types.js';
 import type { Format } from '../wasm.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
@@ -16,6 +15,8 @@ export type FileRef =
   | { id: number; kind: 'blob'; blob: Blob }
   /** The file as the main thread opened it: workers check every range against its identity. */
   | { id: number; kind: 'url'; url: string; format: string; identity: FileIdentity; policy: HttpPolicy }
+  /** A file the worker opens itself (Node: a path or `file:` URL). */
+  | { id: number; kind: 'path'; path: string }
   /** Bytes asked of the main thread (custom `{ size, read }` sources, or no shared memory). */
   | { id: number; kind: 'proxy'; size: number };
 
@@ -61,7 +62,7 @@ export interface WireError {
   name: string;
   message: string;
   /** A DecodeError's fields, to rebuild it on the main thread. */
-  decode?: { format: string; offset: number; code: string; message: string; needLength?: number };
+  decode?: { format: string; offset?: number; code: string; message: string; bytesNeeded?: number };
 }
 
 /** Bytes of wasm memory of each format module a worker instantiated. */

@@ -3,7 +3,7 @@
  * run decode tasks, keep each decoded batch in its wasm memory until told where to write
  * it (shared output) or send it back at once (transfer mode).
  */
-import type { WasmBatchHandle, BatchDesc, ColumnDesc } from '../arrow.js';
+import type { BatchDesc, ColumnDesc, WasmBatchHandle } from '../types.js';
 import { DecodeError, toDecodeError, wasmCall } from '../errors.js';
 import { Hdf5File } from '../hdf5.js';
 import { httpReader } from '../http.js';
@@ -26,8 +26,10 @@ export function serve(port: Port): void {
   const memory = (): WasmMemory => Object.fromEntries(FORMATS.flatMap((f) => (loaded(f) ? [[f, loaded(f)!.memoryBytes()]] : [])));
 
   /** A RangeReader over whatever the file ref names. */
-  function readerFor(ref: FileRef): RangeReader | Uint8Array | Blob | Promise<RangeReader> {
+  function readerFor(ref: FileRef): RangeReader | Uint8Array | Blob | string | Promise<RangeReader> {
     switch (ref.kind) {
+      case 'path':
+        return ref.path;
       case 'shared':
         return new Uint8Array(ref.buffer, ref.offset, ref.length);
       case 'blob':
@@ -47,7 +49,7 @@ export function serve(port: Port): void {
     }
   }
 
-  function open<T extends TsFile | Hdf5File>(ref: FileRef, how: (src: RangeReader | Uint8Array | Blob) => Promise<T>): Promise<T> {
+  function open<T extends TsFile | Hdf5File>(ref: FileRef, how: (src: RangeReader | Uint8Array | Blob | string) => Promise<T>): Promise<T> {
     let f = files.get(ref.id);
     if (!f) {
       f = Promise.resolve(readerFor(ref)).then(how);
@@ -151,7 +153,7 @@ export function serve(port: Port): void {
         held.delete(m.id);
         break;
       case 'forget':
-        files.get(m.file)?.then((f) => f.close(), () => {});
+        files.get(m.file)?.then((f) => f.close()).catch(() => {});
         files.delete(m.file);
         break;
       case 'bytes': {
@@ -201,8 +203,7 @@ function dictionaries(desc: BatchDesc, bytes: (i: number) => Uint8Array): string
 function wire(e: unknown): WireError {
   const err = toDecodeError(e);
   if (err instanceof DecodeError) {
-    const message = err.message.replace(/^.*? decode error at byte \d+: /, '');
-    return { name: err.name, message: err.message, decode: { format: err.format, offset: err.offset, code: err.code, message, needLength: err.needLength } };
+    return { name: err.name, message: err.message, decode: { format: err.format, offset: err.offset, code: err.code, message: err.message, bytesNeeded: err.bytesNeeded } };
   }
   const x = err instanceof Error ? err : new Error(String(err));
   return { name: x.name, message: x.message };
