@@ -1,80 +1,208 @@
 #!/usr/bin/env node
 /**
- * `arrowsmith cat FILE [WHAT]`   schema and first rows (TsFile: a table or device; HDF5: a dataset)
- * `arrowsmith info FILE`         structure: TsFile tables/devices/series, HDF5 groups/datasets/attributes
+ * `arrowsmith cat FILE [WHAT]`   the rows: schema and the first rows (TsFile: a table or device; HDF5: a dataset)
+ * `arrowsmith info FILE`         the structure: MessagePack layout and columns, TsFile tables/devices/series, HDF5 tree
  * `arrowsmith bench FILE [WHAT]` our time (SIMD and scalar) vs the JS peers on that file
+ * The format comes from the file's magic bytes (sniff.ts) unless `--format` names it.
  */
 import type { Table } from 'apache-arrow';
-import { readFile } from 'node:fs/promises';
-import { DecodeError, decodeMsgpack, openHdf5, openTsFile, simdActive, type Hdf5File, type TsFile } from './node.js';
-import { rowsText, schemaText } from './format.js';
+import { readFileSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { columnsText, rowsText, schemaText } from './format.js';
+import { DecodeError, decodeMsgpack, openHdf5, openTsFile, simdActive, type Hdf5File, type TsFile, type TsFileQuery } from './node.js';
+import { isMsgpackContainer, sniff, type Format } from './sniff.js';
 
 const USAGE = `usage: arrowsmith <command> FILE [WHAT] [options]
-  cat FILE [WHAT] [--rows N]   schema and the first N rows (default 10); WHAT is a TsFile table or
-                               device path, or an HDF5 dataset path
-  info FILE                    the file's structure (TsFile tables, devices, series; HDF5 tree)
-  bench FILE [WHAT] [--runs N] time Arrowsmith (SIMD and scalar) against the JS peers
+commands:
+  cat FILE [WHAT]    the rows: schema and the first rows. WHAT: a TsFile table or device path,
+                     an HDF5 dataset path (default: the first table, device or dataset)
+  info FILE          the structure: MessagePack layout and columns; TsFile tables, devices and
+                     series; HDF5 groups, datasets and attributes
+  bench FILE [WHAT]  time Arrowsmith (SIMD and scalar builds) against the JavaScript peers;
+                     exit 1 when any of them fails to read the file
+options:
+  --format F         msgpack, tsfile or hdf5 (default: recognised from the file's bytes)
+  --rows N           cat: rows to print (default 10)
+  --runs N           bench: timed runs per decoder (default 20)
+  -h, --help         this text
+  -v, --version      the version
 environment: ARROWSMITH_SIMD=0 forces the scalar build`;
 
-function sniff(b: Uint8Array): 'tsfile' | 'hdf5' | 'msgpack' {
-  const ascii = String.fromCharCode(...b.subarray(0, 8));
-  if (ascii.startsWith('TsFile')) return 'tsfile';
-  if (ascii === '\x89HDF\r\n\x1a\n') return 'hdf5';
-  return 'msgpack';
+const FORMATS: Record<Format, string> = { msgpack: 'MessagePack', tsfile: 'TsFile', hdf5: 'HDF5' };
+
+/** A mistake in the command line: usage on stderr, exit 2. */
+class UsageError extends Error {}
+/** A file that is none of the formats: exit 1. */
+class Unrecognised extends Error {}
+
+function count(v: string | undefined, name: string, def: number): number {
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} needs a positive whole number, not '${v}'`);
+  return n;
 }
 
-function flag(args: string[], name: string, def: number): number {
-  const i = args.indexOf(name);
-  if (i < 0) return def;
-  const v = Number(args[i + 1]);
-  if (!Number.isFinite(v) || v < 1) throw new Error(`${name} needs a positive number`);
-  return v;
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [cmd, file, ...rest] = argv;
-  if (!cmd || cmd === '-h' || cmd === '--help' || !file) {
-    console.log(USAGE);
-    return cmd ? 0 : 2;
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(argv);
+  } catch (e) {
+    // Node's wording ("Unknown option '--x'. To specify a positional argument…"), first sentence.
+    throw new UsageError((e as Error).message.replace(/^Unknown/, 'unknown').replace(/\. .*$/s, ''));
   }
-  const bytes = new Uint8Array(await readFile(file));
-  const format = sniff(bytes);
-  const what = rest[0] && !rest[0].startsWith('--') ? rest[0] : undefined;
-  const build = () => `${simdActive() ? 'SIMD' : 'scalar'} build`;
-  const show = (label: string, t: Table) => {
-    console.log(`${file}: ${label}, ${bytes.length} bytes, ${t.numRows} rows (${build()})`);
-    console.log(`schema:\n${schemaText(t)}`);
-    console.log(rowsText(t, flag(rest, '--rows', 10)));
-  };
-  if (cmd === 'cat' || cmd === 'info') {
-    if (format === 'msgpack') {
-      show('MessagePack', decodeMsgpack(bytes));
-    } else if (format === 'tsfile') {
-      const f = await openTsFile(bytes);
-      if (cmd === 'info') console.log(await tsfileInfo(f));
-      else show(`TsFile v${f.version}`, await f.read(tsfileQuery(f, what)));
-    } else {
-      const f = await openHdf5(bytes);
-      if (cmd === 'info' || !what) console.log(await hdf5Tree(f, '/', ''));
-      else show(`HDF5 ${what}`, await f.read(what, { count: flag(rest, '--rows', 10) }));
-    }
+  const { values: o, positionals } = args;
+  if (o.version || o.help) {
+    console.log(o.version ? version() : USAGE);
     return 0;
   }
+  const [cmd, file, what, ...extra] = positionals;
+  if (!cmd) {
+    console.error(USAGE);
+    return 2;
+  }
+  if (!['cat', 'info', 'bench'].includes(cmd)) throw new UsageError(`unknown command '${cmd}'`);
+  if (!file) throw new UsageError(`${cmd} needs a FILE`);
+  if (extra.length > 0 || (cmd === 'info' && what !== undefined)) throw new UsageError(`unexpected argument '${extra[0] ?? what}'`);
+  if (o.rows !== undefined && cmd !== 'cat') throw new UsageError(`--rows is an option of cat, not ${cmd}`);
+  if (o.runs !== undefined && cmd !== 'bench') throw new UsageError(`--runs is an option of bench, not ${cmd}`);
+  if (o.format !== undefined && !(o.format in FORMATS)) throw new UsageError(`--format must be msgpack, tsfile or hdf5, not '${o.format}'`);
+  const rows = count(o.rows, 'rows', 10);
+  const runs = count(o.runs, 'runs', 20);
+  const format = (o.format as Format | undefined) ?? (await detect(file));
+
   if (cmd === 'bench') {
     const { benchFile } = await import('./bench-file.js');
-    console.log(await benchFile(bytes, flag(rest, '--runs', 20), format, what));
+    const bytes = new Uint8Array(await readFile(file));
+    let target = what;
+    if (format === 'hdf5' && !target) {
+      await using f = await openHdf5(bytes);
+      target = await firstDataset(f, '/');
+      if (!target) throw new DecodeError('HDF5', undefined, 'not-found', 'the file holds no dataset');
+    }
+    const r = await benchFile(bytes, runs, format, target);
+    console.log(r.text);
+    if (r.failed.length) console.error(`arrowsmith: ${r.failed.join(', ')} failed on ${file}`);
+    return r.failed.length ? 1 : 0;
+  }
+  const build = `${simdActive() ? 'SIMD' : 'scalar'} build`;
+  if (format === 'msgpack') {
+    if (what !== undefined) throw new UsageError(`a MessagePack file has no tables, devices or datasets to choose ('${what}')`);
+    const bytes = new Uint8Array(await readFile(file));
+    const t = decodeMsgpack(bytes);
+    console.log(`${file}: MessagePack, ${bytes.length} bytes, ${t.numRows} rows (${build})`);
+    if (cmd === 'info') console.log(`layout: ${msgpackLayout(bytes, t)}\ncolumns (${t.numCols}):\n${columnsText(t)}`);
+    else show(t, rows);
     return 0;
   }
-  console.error(`arrowsmith: unknown command '${cmd}'\n${USAGE}`);
-  return 2;
+  if (format === 'tsfile') {
+    await using f = await openTsFile(file);
+    if (cmd === 'info') {
+      console.log(await tsfileInfo(f));
+      return 0;
+    }
+    const t = await f.read(tsfileQuery(f, what));
+    console.log(`${file}: TsFile v${f.version}, ${t.numRows} rows (${build})`);
+    show(t, rows);
+    return 0;
+  }
+  await using f = await openHdf5(file);
+  if (cmd === 'info') {
+    console.log(await hdf5Tree(f, '/', ''));
+    return 0;
+  }
+  const path = what ?? (await firstDataset(f, '/'));
+  if (!path) throw new DecodeError('HDF5', undefined, 'not-found', 'the file holds no dataset');
+  const [info, t] = await Promise.all([f.info(path), f.read(path, { count: rows })]);
+  console.log(`${file}: HDF5 ${path}, ${info.shape.length ? info.shape.join(' × ') : 'scalar'} ${info.dtype} (${build})`);
+  show(t, rows);
+  return 0;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      format: { type: 'string' },
+      rows: { type: 'string' },
+      runs: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+}
+
+function show(t: Table, rows: number): void {
+  console.log(`schema:\n${schemaText(t)}`);
+  console.log(rowsText(t, rows));
+}
+
+/**
+ * The file's format from its magic bytes, reading only those; a MessagePack candidate is
+ * MessagePack only when the whole input decodes (a structural failure means it is not).
+ */
+async function detect(file: string): Promise<Format> {
+  const fh = await open(file, 'r');
+  let format: Format | undefined;
+  let size = 0;
+  try {
+    size = (await fh.stat()).size;
+    format = await sniff(size, async (offset, length) => {
+      const b = new Uint8Array(length);
+      const { bytesRead } = await fh.read(b, 0, length, offset);
+      return b.subarray(0, bytesRead);
+    });
+  } finally {
+    await fh.close();
+  }
+  if (format === 'msgpack') {
+    try {
+      decodeMsgpack(new Uint8Array(await readFile(file)));
+    } catch (e) {
+      // Broken structure: not MessagePack after all. A value that parses but has no Arrow
+      // form (mixed kinds in a column, too deep) is MessagePack: its error is the answer.
+      if (e instanceof DecodeError && ['truncated', 'invalid', 'out-of-bounds'].includes(e.code)) {
+        throw new Unrecognised(`${file}: unrecognised format (${size} bytes; not TsFile or HDF5, and not MessagePack: ${e.message}); --format forces one`);
+      }
+    }
+    return 'msgpack';
+  }
+  if (!format) {
+    const what = size === 0 ? 'an empty file' : `${size} bytes starting ${hexHead(file)}`;
+    throw new Unrecognised(`${file}: unrecognised format (${what}; not MessagePack, TsFile or HDF5); --format forces one`);
+  }
+  return format;
+}
+
+function hexHead(file: string): string {
+  const b = readFileSync(file).subarray(0, 8);
+  return Buffer.from(b).toString('hex').replace(/(..)/g, '$1 ').trim();
+}
+
+/** How the rows are laid out: one top-level array, one map, or a stream of values. */
+function msgpackLayout(bytes: Uint8Array, t: Table): string {
+  const b = bytes[0]!;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const declared = b >= 0x90 && b <= 0x9f ? b & 0x0f : b === 0xdc ? dv.getUint16(1) : b === 0xdd ? dv.getUint32(1) : undefined;
+  if (declared !== undefined && declared === t.numRows) return `one top-level array of ${declared} rows`;
+  if (t.numRows === 1 && isMsgpackContainer(b)) return 'one top-level map (one row)';
+  return `a stream of ${t.numRows} top-level values (one row each)`;
 }
 
 /** A table name or a device path (tree model) → the query for `cat`. */
-function tsfileQuery(f: TsFile, what?: string) {
+function tsfileQuery(f: TsFile, what?: string): TsFileQuery {
   const tables = f.tables();
-  if (what && tables.some((t) => t.name === what)) return { table: what };
+  if (what && tables.some((t) => t.name.toLowerCase() === what.toLowerCase())) return { table: what };
   if (what) return { devices: [what] };
-  return tables.length ? { table: tables[0]!.name } : { devices: [f.devices()[0]?.path ?? ''] };
+  if (tables.length) return { table: tables[0]!.name };
+  const first = f.devices()[0];
+  return first ? { devices: [first.path] } : {};
 }
 
 async function tsfileInfo(f: TsFile): Promise<string> {
@@ -106,11 +234,27 @@ async function hdf5Tree(f: Hdf5File, path: string, indent: string): Promise<stri
   return lines.filter((l) => l !== '').join('\n');
 }
 
+/** The first dataset in depth-first order, or undefined. */
+async function firstDataset(f: Hdf5File, path: string): Promise<string | undefined> {
+  for (const e of await f.list(path)) {
+    const child = `${path === '/' ? '' : path}/${e.name}`;
+    if (e.kind === 'dataset') return child;
+    if (e.kind === 'group') {
+      const d = await firstDataset(f, child);
+      if (d) return d;
+    }
+  }
+  return undefined;
+}
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    if (e instanceof DecodeError) console.error(`arrowsmith: ${e.message}`);
-    else console.error(`arrowsmith: ${(e as Error).message ?? e}`);
+    if (e instanceof UsageError) {
+      console.error(`arrowsmith: ${e.message}\n${USAGE}`);
+      process.exit(2);
+    }
+    console.error(e instanceof DecodeError || e instanceof Unrecognised ? `arrowsmith: ${e.message}` : `arrowsmith: ${(e as Error).message ?? e}`);
     process.exit(1);
   },
 );
