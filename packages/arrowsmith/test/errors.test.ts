@@ -29,7 +29,7 @@ function expectNotFound(e: DecodeError, format: string, name: string): void {
   expect(e.message).not.toMatch(/byte/);
 }
 
-describe('not-found: unknown names, no byte offset', () => {
+describe('not-found: unknown names, no byte offset', { timeout: 30_000 }, () => {
   usePools();
   for (const { mode, options } of MODES) {
     it(`TsFile device, table, column and tag (${mode})`, async () => {

@@ -244,7 +244,7 @@ describe('worker pool', () => {
     expect(grew).toBeLessThan(160 * 1024 * 1024);
   });
 
-  it('reads a path, a file: URL and a FileHandle on the pool; workers open a path themselves and close it with the file', async () => {
+  it('reads a path, a file: URL and a FileHandle on the pool; workers open a path themselves and close it with the file', { timeout: 30_000 }, async () => {
     const path = join(FIXTURES, 'hdf5', 'vl_latest.h5');
     const plain = await openHdf5(new Uint8Array(readFileSync(path)));
     const paths = (await plain.list('/')).filter((e) => e.kind === 'dataset' && e.shape.length > 0 && e.shape[0]! > 1).map((e) => '/' + e.name);

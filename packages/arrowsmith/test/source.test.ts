@@ -68,7 +68,7 @@ async function countingHandle(path: string) {
 /** Open file descriptors of this process (Linux). */
 const openFds = () => readdirSync('/proc/self/fd').length;
 
-describe('MessagePack inputs', () => {
+describe('MessagePack inputs', { timeout: 30_000 }, () => {
   it('decodeMsgpack decodes a Uint8Array, an ArrayBuffer, a DataView and a Buffer alike', () => {
     for (const input of [records, records.slice().buffer, dataView(records), readFileSync(recordsPath)]) expectTableMatches(decodeMsgpack(input), rows);
   });
@@ -128,7 +128,7 @@ describe('MessagePack inputs', () => {
   });
 });
 
-describe('TsFile and HDF5 inputs', () => {
+describe('TsFile and HDF5 inputs', { timeout: 30_000 }, () => {
   const h5Column = async (input: unknown) => {
     await using f = await openHdf5(input as Uint8Array);
     return [...(await f.read('/ck_deflate')).getChildAt(0)!];
