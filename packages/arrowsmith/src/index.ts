@@ -14,6 +14,7 @@ import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Forma
 export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './msgpack.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
+export type { WasmMemory } from './pool/protocol.js';
 export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm.js';
 export type { ReadOptions, TimeValue, TsFileQuery } from './types.js';
 export type { OpenOptions } from './filereader.js';
