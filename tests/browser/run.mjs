@@ -85,6 +85,10 @@ try {
     const fixtures = readdirSync(join(root, 'fixtures/msgpack')).filter((f) => f.endsWith('.msgpack'));
     for (const f of fixtures) cpSync(join(root, 'fixtures/msgpack', f), join(dir, 'fixtures', f));
     cpSync(join(root, 'fixtures/tsfile/cpp_many_devices_ts2diff.tsfile'), join(dir, 'fixtures/many_devices.tsfile'));
+    // Every TsFile fixture with its expected JSON (the official readers' values).
+    const tsfiles = readdirSync(join(root, 'fixtures/tsfile')).filter((f) => f.endsWith('.tsfile'));
+    cpSync(join(root, 'fixtures/tsfile'), join(dir, 'fixtures/tsfile'), { recursive: true, filter: (p) => !p.includes('regressions') });
+    writeFileSync(join(dir, 'fixtures/tsfile-index.json'), JSON.stringify(tsfiles));
     cpSync(join(root, 'fixtures/hdf5/vl_latest.h5'), join(dir, 'fixtures/vl_latest.h5'));
     writeFileSync(join(dir, 'fixtures/index.json'), JSON.stringify(fixtures));
     // Every HDF5 fixture with its writer's expected values (the same loop as vitest's).

@@ -4,6 +4,7 @@ import { init, createPool, decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStrea
 import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 import { parseExact, reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
 import { fileProblems } from '../../packages/arrowsmith/test/hdf5-compare.js';
+import { deviceMismatches, tableMismatches as tsTableMismatches } from '../../packages/arrowsmith/test/tsfile-compare.js';
 
 interface Result { name: string; ok: boolean; detail?: string }
 const results: Result[] = [];
@@ -40,6 +41,7 @@ async function run() {
   }
   await hdf5Suite();
   await inputSuite();
+  await tsfileSuite();
   await poolSuite(files);
 }
 
@@ -100,6 +102,29 @@ async function inputSuite() {
   const got = await f.read('/vlseq_be', { signal: AbortSignal.abort(reason) }).then(() => 'resolved', (e) => (e === reason ? '' : String(e)));
   check('a read without a pool rejects with the signal’s reason', got ? [got] : []);
   check('files are disposable', typeof f[Symbol.dispose] === 'function' && typeof f[Symbol.asyncDispose] === 'function' ? [] : ['no Symbol.dispose']);
+}
+
+/** Every TsFile fixture, every value against the official readers' JSON (as in Node). */
+async function tsfileSuite() {
+  const names = (await (await fetch('fixtures/tsfile-index.json')).json()) as string[];
+  for (const name of names) {
+    const data = new Uint8Array(await (await fetch(`fixtures/tsfile/${name}`)).arrayBuffer());
+    // biome-ignore lint/suspicious/noExplicitAny: the expected JSON's shape is the generators'
+    const json: any = parseExact(await (await fetch(`fixtures/tsfile/${name.replace(/\.tsfile$/, '.json')}`)).text());
+    try {
+      const f = await openTsFile(data);
+      if (json.model === 'tree') {
+        const problems: string[] = [];
+        for (const dev of json.devices) problems.push(...deviceMismatches(await f.read({ devices: [dev.path] }), dev).problems);
+        check(`TsFile ${name}: every point`, problems);
+      } else {
+        check(`TsFile ${name}: every value`, tsTableMismatches(await f.read({ table: json.table }), json));
+      }
+      f.close();
+    } catch (e) {
+      check(`TsFile ${name}`, [String(e)]);
+    }
+  }
 }
 
 /** Where two tables differ (schema, row count, first differing values). */

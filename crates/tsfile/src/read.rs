@@ -6,7 +6,7 @@ use crate::builder::{arrow_type, date_to_days, popcount_prefix, ColBuilder};
 use crate::bytes::err;
 use crate::chunk::{read_chunk_header, ChunkHeader, PageHeader, PageWalker};
 use crate::compress::decompress;
-use crate::encoding::{decode_page, decode_page_prefix, decode_page_v, Values};
+use crate::encoding::{decode_page, decode_page_prefix, decode_values, Values};
 use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
 use crate::types::{Compression, Encoding, TsType};
@@ -629,7 +629,7 @@ impl TsFile {
                             let at = b.len();
                             let flavor = self.flavor();
                             let direct = b.decode_direct(|v| {
-                                decode_page_v(flavor, enc, stream, at + present, v)
+                                decode_values(flavor, enc, stream, at + present, v)
                             });
                             if let Some(r) = direct {
                                 let n = r.map_err(|e| dec_err(vp, "value", e))?;
@@ -646,7 +646,7 @@ impl TsFile {
                         if hi < rows {
                             decode_page_prefix(flavor, enc, stream, present, stop, vals)
                         } else {
-                            decode_page_v(flavor, enc, stream, present, vals)
+                            decode_values(flavor, enc, stream, present, vals)
                         }
                         .map_err(|e| dec_err(vp, "value", e))?;
                         if vals.len() < stop {
@@ -756,7 +756,7 @@ impl TsFile {
                     }
                     let Values::I64(pt) = tv else { unreachable!() };
                     let mut pv = Values::new(s.dtype.physical());
-                    decode_page_v(self.flavor(), enc, vb, pt.len(), &mut pv)
+                    decode_values(self.flavor(), enc, vb, pt.len(), &mut pv)
                         .map_err(|e| dec_err(&p, "value", e))?;
                     if pv.len() != pt.len() {
                         return Err(page_err(

@@ -108,3 +108,39 @@ fn java_v3_aligned() {
 fn java_v3_deep_index() {
     assert!(check_tree("java_v3_deep_index") > 500);
 }
+
+/// Every tree-model fixture, including those without a test of their own above.
+#[test]
+fn all_tree_fixtures() {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .map(|n| n.trim_end_matches(".json").to_string())
+        .filter(|n| {
+            let text = std::fs::read_to_string(fixtures_dir().join(format!("{n}.json"))).unwrap();
+            serde_json::from_str::<Value>(&text).unwrap()["model"] == "tree"
+        })
+        .collect();
+    names.sort();
+    let mut failures = Vec::new();
+    for n in &names {
+        match std::panic::catch_unwind(|| check_tree(n)) {
+            Ok(c) => assert!(c > 0, "{n}: no values checked"),
+            Err(e) => failures.push(format!(
+                "{n}: {}",
+                e.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default()
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} files failed:\n{}",
+        failures.len(),
+        names.len(),
+        failures.join("\n")
+    );
+}

@@ -3,21 +3,11 @@
 // the writer's input and the official reader's output.
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
-import { valueAt } from './compare.js';
-import { fixturePairs, hex } from './fixtures.js';
+import { fixturePairs } from './fixtures.js';
 import { MODES, usePools } from './pools.js';
+import { deviceMismatches, tableMismatches } from './tsfile-compare.js';
 
 const fixtures = fixturePairs('tsfile', '.tsfile');
-
-function same(got: unknown, want: unknown, type: string): boolean {
-  if (want === null) return got === null;
-  switch (type) {
-    case 'INT64': case 'TIMESTAMP': return typeof got === 'bigint' && got === BigInt(want as string | number);
-    case 'BLOB': return got instanceof Uint8Array && hex(got) === want;
-    case 'FLOAT': case 'DOUBLE': return Object.is(got, want) || (Number.isNaN(got) && want === 'NaN');
-    default: return got === want;
-  }
-}
 
 describe('TsFile (wasm, Node)', () => {
   usePools();
@@ -30,28 +20,7 @@ describe('TsFile (wasm, Node)', () => {
     it(`table model: ${name} matches every value (${mode})`, async () => {
       const f = await openTsFile(data, options());
       const t = await f.read({ table: json.table });
-      const tagCols = (json.tags as string[]).map((n) => t.getChild(n)!);
-      const types = Object.fromEntries((json.fields as [string, string][]).map(([n, ty]) => [n, ty]));
-      const rowsByDevice = new Map<string, number[]>();
-      for (let i = 0; i < t.numRows; i++) {
-        const key = tagCols.map((c) => c.get(i)).join('\u0000');
-        rowsByDevice.set(key, [...(rowsByDevice.get(key) ?? []), i]);
-      }
-      let total = 0;
-      for (const dev of json.devices) {
-        const rows = rowsByDevice.get((dev.tags as string[]).join('\u0000')) ?? [];
-        expect(rows.length, `${dev.tags} rows`).toBe(dev.rows);
-        total += rows.length;
-        const times = rows.map((r) => valueAt(t.getChild('time')!, r));
-        expect(times, `${dev.tags} time`).toEqual((dev.columns.time as (number | string)[]).map((x) => BigInt(x)));
-        for (const [col, values] of Object.entries(dev.columns as Record<string, unknown[]>)) {
-          if (col === 'time') continue;
-          const vec = t.getChild(col)!;
-          const bad = rows.findIndex((r, k) => !same(valueAt(vec, r), values[k], types[col]!));
-          if (bad >= 0) expect(`${col} row ${bad}: ${String(valueAt(vec, rows[bad]!))}`, String(dev.tags)).toBe(`${col} row ${bad}: ${String(values[bad])}`);
-        }
-      }
-      expect(t.numRows).toBe(total);
+      expect(tableMismatches(t, json)).toEqual([]);
     });
   }
 
@@ -60,22 +29,9 @@ describe('TsFile (wasm, Node)', () => {
       const f = await openTsFile(data, options());
       let points = 0;
       for (const dev of json.devices) {
-        const t = await f.read({ devices: [dev.path] });
-        const time = t.getChild('time')!;
-        const rowOf = new Map<bigint, number>();
-        for (let i = 0; i < t.numRows; i++) rowOf.set(valueAt(time, i) as bigint, i);
-        for (const [m, s] of Object.entries(dev.series as Record<string, { type: string; times: unknown[]; values: unknown[] }>)) {
-          const vec = t.getChild(m);
-          expect(vec, `${dev.path}.${m} column`).toBeTruthy();
-          s.times.forEach((tm, k) => {
-            const r = rowOf.get(BigInt(tm as number));
-            expect(r, `${dev.path}.${m} time ${tm}`).toBeDefined();
-            const ok = same(valueAt(vec!, r!), s.values[k], s.type);
-            if (!ok) expect(valueAt(vec!, r!), `${dev.path}.${m} at ${tm}`).toEqual(s.values[k]);
-          });
-          expect(vec!.length - vec!.nullCount, `${dev.path}.${m} non-null count`).toBe(s.times.length);
-          points += s.times.length;
-        }
+        const { problems, points: n } = deviceMismatches(await f.read({ devices: [dev.path] }), dev);
+        expect(problems, dev.path).toEqual([]);
+        points += n;
       }
       expect(points).toBeGreaterThan(0);
     });

@@ -1,62 +1,71 @@
 //! CHIMP (Chimp128): XOR against one of the last N values (N = 64 for 32-bit, 128 for
-//! 64-bit), 2-bit control codes, a 3-bit leading-zero class. Ends at the END marker.
+//! 64-bit), 2-bit control codes, a 3-bit leading-zero class. Like GORILLA, the stream ends
+//! with an END marker that is also a valid value: value pages are decoded by their known
+//! count (`exact`), as the official readers do, and only other streams stop at the marker.
 
-use super::{bits::BitReader, derr, limit_err, DResult};
+use super::{bits::BitReader, derr, limit_err, word::Word, DResult};
 
 const LEAD: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 
-fn decode_bits<const B: u32>(
+/// Decode a page stream into `out`: with `exact`, exactly `limit` values in all (`out`
+/// included); otherwise up to the END marker, refusing more than `limit`.
+pub(crate) fn decode<W: Word>(
     buf: &[u8],
     limit: usize,
-    end: u64,
-    mut emit: impl FnMut(u64),
+    exact: bool,
+    out: &mut Vec<W>,
 ) -> DResult<()> {
-    if buf.is_empty() {
+    let limit = limit.saturating_sub(out.len());
+    if buf.is_empty() || exact && limit == 0 {
         return Ok(());
     }
-    let (n_prev, log2, sig_bits) = if B == 32 {
+    let b = W::BITS;
+    let (n_prev, log2, sig_bits) = if b == 32 {
         (64usize, 6u32, 5u32)
     } else {
         (128, 7, 6)
     };
-    let mut ring = vec![0u64; n_prev];
+    let mut ring = [0u64; 128];
     let mut r = BitReader::new(buf);
     let trunc = |r: &BitReader| derr(r.byte_pos(), "CHIMP stream ends before its END marker");
-    let mut v = r.bits(B).ok_or_else(|| trunc(&r))?;
+    let mut v = r.bits(b).ok_or_else(|| trunc(&r))?;
     ring[0] = v;
     let mut cur = 0usize;
     let mut lead = 0u32;
     let mut n = 0usize;
     loop {
-        if v == end {
+        if !exact && v == W::END {
             return Ok(());
         }
         if n >= limit {
             return Err(limit_err(r.byte_pos(), limit));
         }
-        emit(v);
+        out.push(W::from_bits(v));
         n += 1;
+        if exact && n == limit {
+            return Ok(());
+        }
         let c = r.bits(2).ok_or_else(|| trunc(&r))?;
         v = match c {
             3 => {
                 lead = LEAD[r.bits(3).ok_or_else(|| trunc(&r))? as usize];
-                v ^ r.bits(B - lead).ok_or_else(|| trunc(&r))?
+                v ^ r.bits(b - lead).ok_or_else(|| trunc(&r))?
             }
-            2 => v ^ r.bits(B - lead).ok_or_else(|| trunc(&r))?,
+            2 => v ^ r.bits(b - lead).ok_or_else(|| trunc(&r))?,
             1 => {
                 let idx = r.bits(log2).ok_or_else(|| trunc(&r))? as usize;
                 lead = LEAD[r.bits(3).ok_or_else(|| trunc(&r))? as usize];
                 let mut sig = r.bits(sig_bits).ok_or_else(|| trunc(&r))? as u32;
                 if sig == 0 {
-                    sig = B;
+                    sig = b;
                 }
-                if lead + sig > B {
+                if lead + sig > b {
                     return Err(derr(
                         r.byte_pos(),
-                        format!("CHIMP window {lead}+{sig} exceeds {B} bits"),
+                        format!("CHIMP window {lead}+{sig} exceeds {b} bits"),
                     ));
                 }
-                let trail = B - sig - lead;
+                let trail = b - sig - lead;
                 ring[idx] ^ (r.bits(sig).ok_or_else(|| trunc(&r))? << trail)
             }
             _ => ring[r.bits(log2).ok_or_else(|| trunc(&r))? as usize],
@@ -64,33 +73,6 @@ fn decode_bits<const B: u32>(
         cur = (cur + 1) % n_prev;
         ring[cur] = v;
     }
-}
-
-pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x8000_0000, |v| {
-        out.push(v as u32 as i32)
-    })
-}
-pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    decode_bits::<64>(
-        buf,
-        limit.saturating_sub(out.len()),
-        0x8000_0000_0000_0000,
-        |v| out.push(v as i64),
-    )
-}
-pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
-    decode_bits::<32>(buf, limit.saturating_sub(out.len()), 0x7FC0_0000, |v| {
-        out.push(f32::from_bits(v as u32))
-    })
-}
-pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_bits::<64>(
-        buf,
-        limit.saturating_sub(out.len()),
-        0x7FF8_0000_0000_0000,
-        |v| out.push(f64::from_bits(v)),
-    )
 }
 
 #[cfg(test)]
@@ -122,7 +104,15 @@ mod tests {
             }
         }
         let mut v = vec![];
-        decode_i32(&out, 10, &mut v).unwrap();
+        decode::<i32>(&out, 10, false, &mut v).unwrap();
         assert_eq!(v, vec![5, 5]);
+        // With the count known, the marker is a value (what the official readers return).
+        let mut v = vec![];
+        decode::<i32>(&out, 3, true, &mut v).unwrap();
+        assert_eq!(v, vec![5, 5, i32::MIN]);
+        let mut v = vec![];
+        decode::<i32>(&out, 2, true, &mut v).unwrap();
+        assert_eq!(v, vec![5, 5]);
+        assert!(decode::<i32>(&out, 40, true, &mut vec![]).is_err());
     }
 }

@@ -14,6 +14,7 @@ pub mod rlbe;
 pub mod rle;
 pub mod sprintz;
 pub mod ts2diff;
+mod word;
 pub mod zigzag;
 
 use crate::types::{Encoding, Physical};
@@ -108,35 +109,46 @@ pub struct Flavor {
     pub cpp: bool,
 }
 
-/// [`decode_page`] honouring writer quirks: v3 files (TsFile Java 1.x) used float arithmetic
-/// for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs from Java's.
-pub fn decode_page_v(
+/// Decode the values of a value page: exactly `count` values in all (`out` included), the
+/// count the page's timestamps or null bitmap give. GORILLA and CHIMP end with a marker that
+/// is also a valid value (a NaN, `MIN_VALUE`); like the official readers, they decode the
+/// count and never look for it. Writer quirks are honoured: v3 files (TsFile Java 1.x) used
+/// float arithmetic for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs
+/// from Java's. Other encodings decode the whole stream (refusing more than `count`); the
+/// caller checks the number of values.
+pub fn decode_values(
     flavor: Flavor,
     enc: Encoding,
     buf: &[u8],
-    limit: usize,
+    count: usize,
     out: &mut Values,
 ) -> DResult<()> {
     if flavor.cpp && enc == Encoding::Sprintz {
         match out {
-            Values::I64(v) => return sprintz::decode_i64_cpp(buf, limit, v),
-            Values::F64(v) => return sprintz::decode_f64_cpp(buf, limit, v),
+            Values::I64(v) => return sprintz::decode_i64_cpp(buf, count, v),
+            Values::F64(v) => return sprintz::decode_f64_cpp(buf, count, v),
             _ => {}
         }
     }
     if flavor.version == 3 && enc == Encoding::Rlbe {
         match out {
-            Values::F32(v) => return rlbe::decode_f32_v1(buf, limit, v),
-            Values::F64(v) => return rlbe::decode_f64_v1(buf, limit, v),
+            Values::F32(v) => return rlbe::decode_f32_v1(buf, count, v),
+            Values::F64(v) => return rlbe::decode_f64_v1(buf, count, v),
             _ => {}
         }
     }
-    decode_page(enc, buf, limit, out)
+    decode(enc, buf, count, true, out)
 }
 
-/// Decode one whole page stream `buf` of `enc` into `out` (appending), refusing to
-/// produce more than `limit` values.
+/// Decode one whole page stream `buf` of `enc` whose length is not known beforehand (a
+/// time page) into `out` (appending), refusing to produce more than `limit` values in all.
+/// GORILLA and CHIMP streams end at their END marker.
 pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) -> DResult<()> {
+    decode(enc, buf, limit, false, out)
+}
+
+/// [`decode_values`] (`exact`) or [`decode_page`] without the writer quirks.
+fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values) -> DResult<()> {
     use Encoding as E;
     let unsupported = |what: &str| {
         Err(derr(
@@ -159,9 +171,9 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
             E::Plain => plain::decode_i32(buf, limit, v),
             E::Rle => rle::decode_i32(buf, limit, v),
             E::Ts2Diff => ts2diff::decode_i32(buf, limit, v),
-            E::Gorilla => gorilla::decode_i32(buf, limit, v),
+            E::Gorilla => gorilla::decode(buf, limit, exact, v),
             E::Zigzag => zigzag::decode_i32(buf, limit, v),
-            E::Chimp => chimp::decode_i32(buf, limit, v),
+            E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode_i32(buf, limit, v),
             E::Rlbe => rlbe::decode_i32(buf, limit, v),
             _ => unsupported("INT32"),
@@ -170,9 +182,9 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
             E::Plain => plain::decode_i64(buf, limit, v),
             E::Rle => rle::decode_i64(buf, limit, v),
             E::Ts2Diff => ts2diff::decode_i64(buf, limit, v),
-            E::Gorilla => gorilla::decode_i64(buf, limit, v),
+            E::Gorilla => gorilla::decode(buf, limit, exact, v),
             E::Zigzag => zigzag::decode_i64(buf, limit, v),
-            E::Chimp => chimp::decode_i64(buf, limit, v),
+            E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode_i64(buf, limit, v),
             E::Rlbe => rlbe::decode_i64(buf, limit, v),
             _ => unsupported("INT64"),
@@ -180,8 +192,8 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
         Values::F32(v) => match enc {
             E::Plain => plain::decode_f32(buf, limit, v),
             E::Ts2Diff | E::Rle => float::decode_f32(enc, buf, limit, v),
-            E::Gorilla => gorilla::decode_f32(buf, limit, v),
-            E::Chimp => chimp::decode_f32(buf, limit, v),
+            E::Gorilla => gorilla::decode(buf, limit, exact, v),
+            E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode_f32(buf, limit, v),
             E::Rlbe => rlbe::decode_f32(buf, limit, v),
             _ => unsupported("FLOAT"),
@@ -189,8 +201,8 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
         Values::F64(v) => match enc {
             E::Plain => plain::decode_f64(buf, limit, v),
             E::Ts2Diff | E::Rle => float::decode_f64(enc, buf, limit, v),
-            E::Gorilla => gorilla::decode_f64(buf, limit, v),
-            E::Chimp => chimp::decode_f64(buf, limit, v),
+            E::Gorilla => gorilla::decode(buf, limit, exact, v),
+            E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode_f64(buf, limit, v),
             E::Rlbe => rlbe::decode_f64(buf, limit, v),
             _ => unsupported("DOUBLE"),

@@ -69,11 +69,9 @@ fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResul
             check_limit(out.len(), k, limit, at)?;
             let mut tail = Vec::new();
             if float {
-                let mut f = Vec::new();
-                gorilla::decode_f32(&buf[pos..], k, &mut f)
-                    .or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
+                // The k tail values are decoded by count (a NaN among them is a value).
+                gorilla::decode::<i32>(&buf[pos..], k, true, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
-                tail.extend(f.iter().map(|x| x.to_bits() as i32));
                 pos = buf.len();
             } else {
                 pos += rle::decode_one_i32(&buf[pos..], usize::MAX, &mut tail)
@@ -126,11 +124,8 @@ fn blocks64(buf: &[u8], limit: usize, out: &mut Vec<i64>, float: bool, cpp: bool
             check_limit(out.len(), k, limit, at)?;
             let mut tail = Vec::new();
             if float {
-                let mut f = Vec::new();
-                gorilla::decode_f64(&buf[pos..], k, &mut f)
-                    .or_else(|e| if f.len() == k { Ok(()) } else { Err(e) })
+                gorilla::decode::<i64>(&buf[pos..], k, true, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
-                tail.extend(f.iter().map(|x| x.to_bits() as i64));
                 pos = buf.len();
             } else {
                 pos += rle::decode_one_i64(&buf[pos..], usize::MAX, &mut tail)

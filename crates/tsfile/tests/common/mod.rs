@@ -36,22 +36,27 @@ pub fn value(c: &Column, i: usize) -> Value {
     }
 }
 
+/// Non-finite floats are the strings "NaN", "Infinity" and "-Infinity" (as the generators
+/// write them); NaN payloads compare as NaN.
 fn float(f: f64) -> Value {
     if f.is_nan() {
         Value::from("NaN")
+    } else if f.is_infinite() {
+        Value::from(if f > 0.0 { "Infinity" } else { "-Infinity" })
     } else {
         serde_json::Number::from_f64(f).map(Value::Number).unwrap()
     }
 }
 
-/// Compare two JSON values; floats compare exactly as f64.
+/// Compare two JSON values; floats compare exactly as f64, including the sign of zero.
 pub fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             if let (Some(x), Some(y)) = (x.as_i64(), y.as_i64()) {
                 x == y
             } else {
-                x.as_f64() == y.as_f64()
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                x == y && x.is_sign_negative() == y.is_sign_negative()
             }
         }
         _ => a == b,

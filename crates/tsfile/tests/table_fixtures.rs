@@ -1,4 +1,5 @@
-//! Every C++-written fixture: read everything and compare every value with the JSON.
+//! Every table-model fixture (C++ and Java writers): read everything and compare every value
+//! with the JSON the generator wrote from the official reader.
 
 mod common;
 use arrowsmith_tsfile::{Query, TsFile};
@@ -22,15 +23,21 @@ fn check_file(name: &str) -> usize {
             "{name}: {} encoding",
             ts.measurement
         );
-        assert_eq!(
-            ts.compression.map(|c| c.name()),
-            meta["compression"].as_str(),
-            "{name}: {} compression",
-            ts.measurement
-        );
+        if let Some(comp) = meta["compression"].as_str() {
+            assert_eq!(
+                ts.compression.map(|c| c.name()),
+                Some(comp),
+                "{name}: {} compression",
+                ts.measurement
+            );
+        }
     }
+    let q = Query {
+        table: meta["table"].as_str().map(String::from),
+        ..Default::default()
+    };
     let batch = f
-        .read(&bytes, &Query::default())
+        .read(&bytes, &q)
         .unwrap_or_else(|e| panic!("{name}: read: {e}"));
     let col = |n: &str| {
         batch
@@ -47,8 +54,14 @@ fn check_file(name: &str) -> usize {
         .collect();
     // The reader returns devices in index order; the JSON lists them sorted by tags. Match by tags.
     let mut remaining: Vec<&Value> = meta["devices"].as_array().unwrap().iter().collect();
+    let tag_names: Vec<&str> = meta["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
     while row < batch.num_rows {
-        let tags = vec![value(col("id1"), row), value(col("id2"), row)];
+        let tags: Vec<Value> = tag_names.iter().map(|t| value(col(t), row)).collect();
         let di = remaining
             .iter()
             .position(|d| d["tags"].as_array().unwrap() == &tags)
@@ -58,11 +71,13 @@ fn check_file(name: &str) -> usize {
         let cols = &d["columns"];
         for i in 0..n {
             let r = row + i;
-            assert_eq!(
-                value(col("id1"), r),
-                tags[0],
-                "{name}: device changes mid-run at row {r}"
-            );
+            for (t, want) in tag_names.iter().zip(&tags) {
+                assert_eq!(
+                    &value(col(t), r),
+                    want,
+                    "{name}: device changes mid-run at row {r}"
+                );
+            }
             assert!(
                 same(&value(col("time"), r), &cols["time"][i]),
                 "{name} {tags:?} time row {i}"
@@ -87,17 +102,28 @@ fn check_file(name: &str) -> usize {
     checked
 }
 
-#[test]
-fn all_cpp_fixtures() {
+/// Every fixture whose JSON describes a table (`"table"` and `"devices"` with columns).
+fn table_fixtures() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("cpp_") && !n.contains("_tree_") && n.ends_with(".json"))
+        .filter(|n| n.ends_with(".json"))
         .map(|n| n.trim_end_matches(".json").to_string())
+        .filter(|n| {
+            let text = std::fs::read_to_string(fixtures_dir().join(format!("{n}.json"))).unwrap();
+            let meta: Value = serde_json::from_str(&text).unwrap();
+            meta["table"].is_string() && meta["devices"][0]["columns"].is_object()
+        })
         .collect();
     names.sort();
+    names
+}
+
+#[test]
+fn all_table_fixtures() {
+    let names = table_fixtures();
     assert!(
-        names.len() >= 50,
+        names.iter().filter(|n| n.starts_with("cpp_")).count() >= 50,
         "fixtures missing: run scripts/fixtures/tsfile/gen_cpp.py"
     );
     let mut failures = Vec::new();
