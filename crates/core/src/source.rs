@@ -41,6 +41,11 @@ pub trait ByteSource {
                 ))
             }
         }
+        if len == 0 {
+            // Nothing to load (an empty range, possibly at the very end of the file): asking
+            // the host for it would get nothing back and ask again forever.
+            return Ok(&[]);
+        }
         self.get(offset, len)
             .ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
     }
@@ -414,6 +419,22 @@ mod tests {
             src.read(Format::Hdf5, u64::MAX, 2).unwrap_err().code,
             ErrorCode::Truncated
         );
+    }
+
+    /// An empty range is there whether or not anything is loaded, up to the end of the
+    /// file: a `NeedBytes` for it could never be answered (the host would supply nothing).
+    #[test]
+    fn empty_ranges_are_always_loaded() {
+        let c = RangeCache::new(100);
+        assert_eq!(c.read(Format::Hdf5, 100, 0).unwrap(), &[] as &[u8]);
+        assert_eq!(c.read(Format::Hdf5, 40, 0).unwrap(), &[] as &[u8]);
+        assert_eq!(
+            c.read(Format::Hdf5, 101, 0).unwrap_err().code,
+            ErrorCode::Truncated
+        );
+        let (kept, arena) = (RangeCache::new(10), Bump::new());
+        let src = HostSource::over_slice(&kept, &arena, &[0u8; 10]);
+        assert_eq!(src.read(Format::Hdf5, 10, 0).unwrap(), &[] as &[u8]);
     }
 
     #[test]

@@ -521,6 +521,7 @@ impl TsFile {
                     _ => vcur.push(None),
                 }
             }
+            let mut order = PageOrder::default();
             while !tcur.at_end() && *remaining > 0 {
                 let tp = tcur.next(src)?;
                 let mut vps: Vec<Option<PageHeader>> = Vec::with_capacity(fields.len());
@@ -534,6 +535,7 @@ impl TsFile {
                     continue;
                 }
                 let pstats = tp.stats.unwrap_or(tc.stats);
+                order.check(&tp, &pstats, &tc.stats)?;
                 if pstats.count > 0 && pstats.start > plan.end {
                     break; // pages are in time order: the rest of the chunk is past the range
                 }
@@ -562,6 +564,7 @@ impl TsFile {
                     let Values::I64(t) = tv else { unreachable!() };
                     *times = t;
                     r.map_err(|e| dec_err(&tp, "time", e))?;
+                    check_times(&tp, &pstats, &times[before..])?;
                     rows = times.len() - before;
                     lo = 0;
                     hi = rows.min(*remaining);
@@ -574,6 +577,7 @@ impl TsFile {
                     let Values::I64(ptimes) = tv else {
                         unreachable!()
                     };
+                    check_times(&tp, &pstats, &ptimes)?;
                     rows = ptimes.len();
                     lo = ptimes.partition_point(|&t| t < plan.start);
                     hi = ptimes
@@ -713,11 +717,14 @@ impl TsFile {
                     )
                 })?;
                 let mut cur = PageWalker::new(&h, s.dtype, "chunk");
+                let mut order = PageOrder::default();
                 while !cur.at_end() {
                     let p = cur.next(src)?;
                     if p.is_empty() {
                         continue;
                     }
+                    let pstats = p.stats.unwrap_or(c.stats);
+                    order.check(&p, &pstats, &c.stats)?;
                     if p.stats
                         .is_some_and(|ps| ps.count > 0 && ps.start > plan.end)
                     {
@@ -755,6 +762,7 @@ impl TsFile {
                             .map_err(|e| dec_err(&p, "time", e))?;
                     }
                     let Values::I64(pt) = tv else { unreachable!() };
+                    check_times(&p, &pstats, &pt)?;
                     let mut pv = Values::new(s.dtype.physical());
                     decode_values(self.flavor(), enc, vb, pt.len(), &mut pv)
                         .map_err(|e| dec_err(&p, "value", e))?;
@@ -843,6 +851,67 @@ fn sorted(chunks: &[ChunkMeta]) -> Vec<ChunkMeta> {
     let mut v = chunks.to_vec();
     v.sort_by_key(|c| c.offset);
     v
+}
+
+/// What makes a read cut into time slices (the worker pool's) give the rows of a whole
+/// read: each page's statistics lie within its chunk's and follow the previous page's, and
+/// the times a page holds are in order and within its statistics ([`check_times`]). Every
+/// writer keeps these; a file that breaks one is refused by whichever read meets it, since
+/// otherwise a slice would skip a page whose statistics lie about the rows it holds.
+#[derive(Default)]
+struct PageOrder {
+    /// The end time of the previous page with statistics.
+    prev_end: Option<i64>,
+}
+
+impl PageOrder {
+    fn check(&mut self, p: &PageHeader, ps: &Stats, chunk: &Stats) -> Result<()> {
+        if ps.count == 0 {
+            return Ok(()); // no range claimed (odd writers): nothing pruned by it either
+        }
+        let bad = |m: String| Err(page_err(p, "", format!("statistics {m}")));
+        if ps.start > ps.end {
+            return bad(format!("start {} after end {}", ps.start, ps.end));
+        }
+        if chunk.count > 0 && (ps.start < chunk.start || ps.end > chunk.end) {
+            return bad(format!(
+                "{}..{} outside its chunk's {}..{}",
+                ps.start, ps.end, chunk.start, chunk.end
+            ));
+        }
+        if let Some(prev) = self.prev_end.filter(|&e| ps.start < e) {
+            return bad(format!(
+                "start {} before the previous page's end {prev}",
+                ps.start
+            ));
+        }
+        self.prev_end = Some(ps.end);
+        Ok(())
+    }
+}
+
+/// A page's decoded times are in order and within its statistics (see [`PageOrder`]).
+fn check_times(p: &PageHeader, ps: &Stats, times: &[i64]) -> Result<()> {
+    if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(page_err(
+            p,
+            "time",
+            format!("time {} follows {} (out of order)", times[i + 1], times[i]),
+        ));
+    }
+    if let (true, Some(&a), Some(&b)) = (ps.count > 0, times.first(), times.last()) {
+        if a < ps.start || b > ps.end {
+            return Err(page_err(
+                p,
+                "time",
+                format!(
+                    "times {a}..{b} outside its statistics {}..{}",
+                    ps.start, ps.end
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn page_overlaps(s: &Stats, start: i64, end: i64) -> bool {
@@ -981,5 +1050,54 @@ fn dictionary(rows: &[(usize, usize)], value: impl Fn(usize) -> Option<String>) 
         validity: if nulls > 0 { Some(validity) } else { None },
         buffers: vec![Buffer::I32(keys)],
         children: vec![child],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(offset: u64) -> PageHeader {
+        PageHeader {
+            offset,
+            uncompressed: 1,
+            compressed: 1,
+            stats: None,
+            body: offset,
+        }
+    }
+    const fn st(count: u64, start: i64, end: i64) -> Stats {
+        Stats { count, start, end }
+    }
+
+    /// Statistics that would let a time slice skip rows a whole read returns are refused.
+    #[test]
+    fn page_statistics_must_follow_and_nest() {
+        let chunk = st(9, 0, 100);
+        let mut o = PageOrder::default();
+        o.check(&page(10), &st(3, 0, 20), &chunk).unwrap();
+        o.check(&page(20), &st(0, 90, 5), &chunk).unwrap(); // no range claimed
+        o.check(&page(30), &st(3, 20, 50), &chunk).unwrap(); // may touch the previous end
+        let e = o.check(&page(40), &st(3, 10, 60), &chunk).unwrap_err();
+        assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 40));
+        assert!(
+            e.message.contains("before the previous page's end 50"),
+            "{e}"
+        );
+        let mut o = PageOrder::default();
+        assert!(o.check(&page(1), &st(3, 50, 40), &chunk).is_err());
+        assert!(o.check(&page(1), &st(3, 50, 140), &chunk).is_err());
+    }
+
+    #[test]
+    fn page_times_must_be_in_order_and_within_statistics() {
+        let p = page(7);
+        check_times(&p, &st(3, 10, 30), &[10, 20, 30]).unwrap();
+        check_times(&p, &st(0, 0, 0), &[-5, 99]).unwrap(); // no range claimed
+        assert!(check_times(&p, &st(3, 10, 30), &[10, 30, 20]).is_err());
+        let e = check_times(&p, &st(3, 10, 30), &[10, 20, 31]).unwrap_err();
+        assert_eq!(e.offset, 7);
+        assert!(e.message.contains("outside its statistics"), "{e}");
+        assert!(check_times(&p, &st(3, 10, 30), &[9, 20]).is_err());
     }
 }

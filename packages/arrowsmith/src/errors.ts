@@ -91,7 +91,10 @@ export function toDecodeError(e: unknown): unknown {
   return e;
 }
 
-/** The pool's pieces do not share one schema (a decoder inferred types per piece): redo the work whole. */
+/**
+ * The pool's answer could differ from one thread's (pieces inferred different schemas, or a
+ * piece of a bad input failed): the caller redoes the work whole on the calling thread.
+ */
 export class SchemaMismatch extends Error {}
 
 /** What a closed file or pool throws when it is used again. */

@@ -112,7 +112,13 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
       if (!(e instanceof SchemaMismatch)) throw e;
     }
   }
-  const split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], most, maxDepth)) as Float64Array;
+  let split: Float64Array;
+  try {
+    split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], most, maxDepth)) as Float64Array;
+  } catch {
+    // Bad input: the scan's error may not be the decode's; one decode gives the answer.
+    return decodeWith(w, bytes, rest);
+  }
   const inArray = split[0] === 1;
   const jobs: Job[] = [];
   for (let i = 1; i + 2 < split.length; i += 3) jobs.push(piece(split[i]!, split[i + 1]!, inArray));

@@ -3,9 +3,13 @@
  * an "internal error"), within 2 s (a hang detector, not a speed test), and wasm memory
  * growing by less than 64 MiB + 4 × the input.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Table } from 'apache-arrow';
 import { expect } from 'vitest';
-import { DecodeError, type DecodeErrorCode } from '../src/node.js';
+import { DecodeError, decodeMsgpack, openHdf5, openTsFile, type DecodeErrorCode, type FileSource, type Pool } from '../src/node.js';
 import { memory } from '../src/wasm.js';
+import { FIXTURES } from './fixtures.js';
 
 export const MAX_MS = 2000;
 export const memoryBound = (input: number) => 64 * 2 ** 20 + 4 * input;
@@ -57,3 +61,76 @@ export async function expectFails(f: () => Promise<unknown>, codes: DecodeErrorC
 }
 
 export const rows = (t: { toArray(): unknown[] }) => JSON.stringify(t.toArray(), (_, v) => (typeof v === 'bigint' ? String(v) : v));
+
+/** A damaged copy: a quarter of them cut short, then 1–4 bytes overwritten (0, 0xff, 0x7f or random). */
+export function mutant(b: Uint8Array, r: () => number): Uint8Array {
+  const int = (n: number) => Math.floor(r() * n);
+  const m = b.slice(0, r() < 0.25 ? int(b.length) : b.length);
+  if (m.length === 0) return m;
+  for (let k = 1 + int(4); k > 0; k--) m[int(m.length)] = [0, 0xff, 0x7f, int(256)][int(4)]!;
+  return m;
+}
+
+export type Format = 'msgpack' | 'tsfile' | 'hdf5';
+const EXT: Record<Format, string> = { msgpack: '.msgpack', tsfile: '.tsfile', hdf5: '.h5' };
+
+/** A copy of one committed fixture. */
+export function fixtureFile(format: Format, name: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(FIXTURES, format, name)));
+}
+
+/** The committed fixtures of a format (at most `maxBytes` each), by name. */
+export function fixtureFiles(format: Format, maxBytes = Infinity): { name: string; data: Uint8Array }[] {
+  const dir = join(FIXTURES, format);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(EXT[format]))
+    .sort()
+    .map((name) => ({ name, data: new Uint8Array(readFileSync(join(dir, name))) }))
+    .filter((f) => f.data.length <= maxBytes);
+}
+
+/**
+ * Everything a user can read from an input, as text: every table of a TsFile, every
+ * dataset (and its attributes) of an HDF5 file, a MessagePack buffer, on the calling
+ * thread or on `pool`. Equal texts mean equal rows (NaN-safe: both print null).
+ */
+export const READ_ALL: Record<Format, (src: FileSource, pool?: Pool) => Promise<string>> = {
+  msgpack: async (src, pool) => {
+    const bytes = src as Uint8Array;
+    return rows(pool ? await decodeMsgpack(bytes, { pool }) : decodeMsgpack(bytes));
+  },
+  tsfile: async (src, pool) => {
+    const f = await openTsFile(src, { pool });
+    const out: string[] = [];
+    const tables = f.tables();
+    for (const t of tables.length ? tables : [undefined]) out.push(rows(await f.read(t ? { table: t.name } : {})));
+    f.close();
+    return out.join('\n');
+  },
+  hdf5: async (src, pool) => {
+    const f = await openHdf5(src, { pool });
+    const out: string[] = [];
+    const walk = async (path: string, depth: number) => {
+      for (const e of await f.list(path)) {
+        const child = `${path === '/' ? '' : path}/${e.name}`;
+        if (e.kind === 'group' && depth < 8) await walk(child, depth + 1);
+        else if (e.kind === 'dataset') out.push(`${child}: ${rows(await f.read(child))}`);
+      }
+    };
+    await walk('/', 0);
+    f.close();
+    return out.join('\n');
+  },
+};
+
+/** The rows, or the error's code and offset (what pool = thread compares). */
+export async function answer(f: () => Promise<string>): Promise<string> {
+  try {
+    return await f();
+  } catch (e) {
+    expectTyped(e);
+    return `${e.code} at ${e.offset}`;
+  }
+}
+
+export type { Table };

@@ -286,6 +286,14 @@ export class Pool {
       if (call.aborted !== undefined || failed) {
         dropAll();
         if (call.aborted === undefined && options.speculative) throw new SchemaMismatch('arrowsmith: a guessed piece did not decode');
+        // A piece of a bad input failed: its error may not be the one a read on one thread
+        // meets first (another piece, another path), so the caller redoes the read on the
+        // calling thread and answers with that (pool = thread, code and offset included).
+        // Network failures are not redone: the thread would wait for the same server again.
+        const reason = (failed as PromiseRejectedResult | undefined)?.reason;
+        if (call.aborted === undefined && reason instanceof DecodeError && reason.code !== 'network') {
+          throw new SchemaMismatch('arrowsmith: a piece failed', { cause: reason });
+        }
         throw call.aborted ?? (failed as PromiseRejectedResult).reason;
       }
       for (const d of done) options.rewrite?.(d.result.desc);
