@@ -32,7 +32,13 @@ pub struct Query {
     pub tags: Vec<(String, String)>,
     /// At most this many rows.
     pub limit: Option<usize>,
+    /// Memory this read may take (output rows and page buffers); `None`:
+    /// [`DEFAULT_MAX_READ_BYTES`]. A read that needs more fails with `TooLarge`.
+    pub max_read_bytes: Option<u64>,
 }
+
+/// Default for [`Query::max_read_bytes`] (the HDF5 reader's default too).
+pub const DEFAULT_MAX_READ_BYTES: u64 = 1 << 30;
 
 enum OutKind {
     /// Tag column `k` of the table (device segment k+1).
@@ -55,11 +61,58 @@ struct Plan<'a> {
     end: i64,
 }
 
-/// Reused buffers for page decoding.
+/// Reused buffers for page decoding, and the read's memory budget.
 #[derive(Default)]
 struct Scratch {
     page: Vec<u8>,
     times: Vec<i64>,
+    budget: Budget,
+}
+
+/// Bytes a read has committed to (rows it will output, at their width), against its limit:
+/// checked before each page is decompressed and decoded, from the page's own claims
+/// (uncompressed size, statistics count), so a read over the limit fails before it allocates.
+#[derive(Default)]
+struct Budget {
+    used: u64,
+    max: u64,
+    /// Output bytes per row (time and field columns, 8 bytes each).
+    row_bytes: u64,
+}
+
+impl Budget {
+    fn new(max: u64, row_bytes: usize) -> Self {
+        Budget {
+            used: 0,
+            max,
+            row_bytes: row_bytes as u64,
+        }
+    }
+
+    /// A page of `uncompressed` bytes about to be decompressed, adding up to `rows` rows of
+    /// `width` bytes to the output (`None`: whole output rows).
+    fn page(&mut self, p: &PageHeader, rows: usize, width: Option<u64>) -> Result<()> {
+        let out = (rows as u64).saturating_mul(width.unwrap_or(self.row_bytes));
+        let need = self.used.saturating_add(out);
+        if p.uncompressed as u64 > self.max || need > self.max {
+            let (need, what) = if p.uncompressed as u64 > self.max {
+                (p.uncompressed as u64, format!("page at byte {}", p.offset))
+            } else {
+                (need, "this read".to_string())
+            };
+            let mut e = DecodeError::too_large(
+                arrowsmith_core::Format::TsFile,
+                p.offset,
+                need,
+                self.max,
+                &what,
+            );
+            e.message.push_str(": read fewer devices or columns, a shorter time range or in batches, or raise maxReadBytes");
+            return Err(e);
+        }
+        self.used = need;
+        Ok(())
+    }
 }
 
 impl TsFile {
@@ -349,6 +402,8 @@ impl TsFile {
             .saturating_mul(32)
             .saturating_add(1 << 20)
             / row_bytes;
+        let max = q.max_read_bytes.unwrap_or(DEFAULT_MAX_READ_BYTES);
+        let cap = cap.min((max / row_bytes as u64) as usize);
         let estimate = (estimate as usize).min(remaining).min(cap);
         times.reserve(estimate);
         for b in builders.iter_mut().flatten() {
@@ -356,7 +411,10 @@ impl TsFile {
         }
         // Per-row device index, expanded into dictionary keys at the end.
         let mut row_devices: Vec<(usize, usize)> = Vec::new();
-        let mut scratch = Scratch::default();
+        let mut scratch = Scratch {
+            budget: Budget::new(max, row_bytes),
+            ..Default::default()
+        };
         for (di, dev) in plan.devices.iter().enumerate() {
             if remaining == 0 {
                 break;
@@ -544,6 +602,7 @@ impl TsFile {
                 }
                 // Decode the time page once; every value column shares it. When the page
                 // statistics say every row passes, decode straight into the output.
+                scratch.budget.page(&tp, page_rows(&pstats, &tp), None)?;
                 let tbody = tp.read_body(src)?;
                 decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page)
                     .map_err(|m| page_err(&tp, "time", m))?;
@@ -598,6 +657,7 @@ impl TsFile {
                             b.push_nulls(hi - lo);
                             continue;
                         }
+                        scratch.budget.page(vp, 0, None)?;
                         let body = vp.read_body(src)?;
                         let buf = &mut vbufs[j];
                         decompress(compression(vh)?, body, vp.uncompressed, buf)
@@ -733,6 +793,9 @@ impl TsFile {
                     if !page_overlaps(&p.stats.unwrap_or(c.stats), plan.start, plan.end) {
                         continue;
                     }
+                    // One series: its time and value per row (the merged output rows take
+                    // 8 bytes per series each, so this covers them too).
+                    scratch.budget.page(&p, page_rows(&pstats, &p), Some(16))?;
                     decompress(comp, p.read_body(src)?, p.uncompressed, &mut scratch.page)
                         .map_err(|m| page_err(&p, "", m))?;
                     let page = &scratch.page;
@@ -917,6 +980,15 @@ fn check_times(p: &PageHeader, ps: &Stats, times: &[i64]) -> Result<()> {
 fn page_overlaps(s: &Stats, start: i64, end: i64) -> bool {
     // A page's count may be 0 in odd writers; only prune on a real range.
     s.start <= end && s.end >= start || s.count == 0 && s.start > s.end
+}
+
+/// The rows a page may add: its statistics count, else what its size allows.
+fn page_rows(ps: &Stats, p: &PageHeader) -> usize {
+    if ps.count > 0 {
+        (ps.count as usize).min(value_limit(p.uncompressed))
+    } else {
+        value_limit(p.uncompressed)
+    }
 }
 
 /// Upper bound on the values a page of `uncompressed` bytes may hold.

@@ -107,3 +107,24 @@ fn error_names_structure_and_offset() {
     assert_eq!(e.code, ErrorCode::OutOfBounds);
     assert!(e.message.contains("metadata size"), "{e}");
 }
+
+/// A read over its memory limit fails before it allocates, naming the bytes it needs; the
+/// same read within the limit gives its rows.
+#[test]
+fn reads_over_max_read_bytes_are_too_large() {
+    for name in ["cpp_plain_snappy", "java_tree_nonaligned"] {
+        let bytes = std::fs::read(fixtures_dir().join(format!("{name}.tsfile"))).unwrap();
+        let f = TsFile::open(&bytes).unwrap();
+        let whole = f.read(&bytes, &Query::default()).unwrap();
+        let q = |max| Query {
+            max_read_bytes: Some(max),
+            ..Default::default()
+        };
+        let e = f.read(&bytes, &q(1000)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::TooLarge, "{name}: {e}");
+        assert!(e.need_len > 1000, "{name}: {e}");
+        assert!(e.message.contains("maxReadBytes"), "{e}");
+        let fits = f.read(&bytes, &q(64 << 20)).unwrap();
+        assert_eq!(fits.num_rows, whole.num_rows);
+    }
+}

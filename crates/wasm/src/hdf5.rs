@@ -4,7 +4,7 @@ use crate::batch::{batch, hdf5_batch, js_error, DecodedBatch};
 use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
 use arrowsmith_core::{Batch, Bump, Column, Field, RangeCache};
-use arrowsmith_hdf5::Hdf5File;
+use arrowsmith_hdf5::{Hdf5File, DEFAULT_MAX_READ_BYTES};
 use wasm_bindgen::prelude::*;
 
 /// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
@@ -44,6 +44,16 @@ impl Hdf5Reader {
         Ok(())
     }
 
+    /// Set the memory limit of the next read (`max`: bytes, default 1 GiB).
+    fn limit(&mut self, max: Option<f64>) -> Result<(), JsValue> {
+        let f = self
+            .file
+            .as_mut()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+        f.max_read_bytes = max.map_or(DEFAULT_MAX_READ_BYTES, |m| m as u64);
+        Ok(())
+    }
+
     fn file(&self) -> Result<&Hdf5File, JsValue> {
         self.file
             .as_ref()
@@ -75,7 +85,14 @@ impl Hdf5Reader {
             .collect())
     }
 
-    pub fn plan(&self, path: &str, start: f64, count: Option<f64>) -> Result<Vec<f64>, JsValue> {
+    pub fn plan(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        max_read_bytes: Option<f64>,
+    ) -> Result<Vec<f64>, JsValue> {
+        self.limit(max_read_bytes)?;
         let f = self.file()?;
         f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
             .map(|r| {
@@ -88,13 +105,16 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
-    /// Rows `start..start+count` of a dataset (all rows when count is absent).
+    /// Rows `start..start+count` of a dataset (all rows when count is absent), needing at
+    /// most `max_read_bytes` (default 1 GiB) or failing with `too-large`.
     pub fn read(
-        &self,
+        &mut self,
         path: &str,
         start: f64,
         count: Option<f64>,
+        max_read_bytes: Option<f64>,
     ) -> Result<DecodedBatch, JsValue> {
+        self.limit(max_read_bytes)?;
         let f = self.file()?;
         f.read(&self.cache, path, start as u64, count.map(|c| c as u64))
             .map(hdf5_batch)
@@ -109,8 +129,10 @@ impl Hdf5Reader {
         path: &str,
         start: f64,
         count: Option<f64>,
+        max_read_bytes: Option<f64>,
         host: &ByteHost,
     ) -> Result<DecodedBatch, JsValue> {
+        self.limit(max_read_bytes)?;
         let f = self
             .file
             .as_ref()

@@ -138,6 +138,13 @@ impl TsQuery {
                 .map(|kv| (kv[0].clone(), kv[1].clone()))
                 .collect(),
             limit: limit.map(|l| l as usize),
+            max_read_bytes: None,
         })
+    }
+
+    /// The memory the read may take, in bytes (default 1 GiB); more fails with `too-large`.
+    #[wasm_bindgen(js_name = setMaxReadBytes)]
+    pub fn set_max_read_bytes(&mut self, bytes: f64) {
+        self.0.max_read_bytes = Some(bytes as u64);
     }
 }

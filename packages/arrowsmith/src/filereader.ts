@@ -79,6 +79,13 @@ export type FileFormat = 'tsfile' | 'hdf5';
  */
 export interface OpenOptions extends HttpOptions {
   pool?: Pool;
+  /** Every read's default `maxReadBytes` (see `FileReadOptions`). Default 1 GiB. */
+  maxReadBytes?: number;
+}
+
+function checkLimit(bytes: number | undefined): number | undefined {
+  if (bytes !== undefined && !(bytes > 0)) throw new RangeError(`maxReadBytes must be a positive number of bytes, not ${bytes}`);
+  return bytes;
 }
 
 export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
@@ -146,6 +153,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
    * @internal
    */
   protected async setUp(options: OpenOptions, steps: () => Promise<void>): Promise<this> {
+    this.#maxReadBytes = checkLimit(options.maxReadBytes);
     try {
       await abortable(options.signal, steps);
       if (options.pool) this.#pooled = { pool: options.pool, ref: options.pool.fileRef(this.reader, this.format) };
@@ -154,6 +162,13 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
       await this.close();
       throw e;
     }
+  }
+
+  #maxReadBytes?: number;
+
+  /** A read's memory limit: its own, else the file's; undefined: the decoder's default. @internal */
+  protected readLimit(perRead: number | undefined): number | undefined {
+    return checkLimit(perRead) ?? this.#maxReadBytes;
   }
 
   /** Run the step that opens the reader (remembered: a move to a fresh instance repeats it). @internal */

@@ -5,7 +5,7 @@ import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js
 import { SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
-import type { ReadOptions, WasmBatchHandle } from './types.js';
+import type { FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
@@ -26,14 +26,14 @@ export interface Hdf5DatasetInfo {
   filters: string[];
   fields: string[];
 }
-export interface Hdf5ReadOptions extends ReadOptions {
+export interface Hdf5ReadOptions extends FileReadOptions {
   /** First row (along the first dimension). Default 0. */
   start?: number;
   /** Number of rows. Default: to the end. */
   count?: number;
 }
 
-export interface Hdf5BatchOptions extends ReadOptions {
+export interface Hdf5BatchOptions extends FileReadOptions {
   /** Rows per RecordBatch. Default 65536. */
   rows?: number;
 }
@@ -53,9 +53,9 @@ interface WasmHdf5Reader {
   list(path: string): string;
   info(path: string): string;
   attrs(path: string): WasmBatchHandle[];
-  plan(path: string, start: number, count?: number): Float64Array;
-  read(path: string, start: number, count?: number): WasmBatchHandle;
-  readFrom(path: string, start: number, count: number | undefined, host: ByteHost): WasmBatchHandle;
+  plan(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
+  read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): WasmBatchHandle;
+  readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
 }
 
 /**
@@ -132,7 +132,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
   read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
     return abortable(options.signal, async () => {
       if (this.pooled) {
-        const jobs = await this.#jobs(path, options.start ?? 0, options.count);
+        const jobs = await this.#jobs(path, options.start ?? 0, options.count, this.readLimit(options.maxReadBytes));
         if (jobs) {
           try {
             return await this.pooled.pool.table(jobs, { signal: options.signal });
@@ -141,7 +141,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
           }
         }
       }
-      return new Table([await this.readBatch(path, options.start ?? 0, options.count, options.signal)]);
+      return new Table([await this.readBatch(path, options.start ?? 0, options.count, options)]);
     });
   }
 
@@ -151,7 +151,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
    * pool's `minJobBytes` jobs, or a selection outside the dataset: the single-thread
    * path gives the answer or error).
    */
-  async #jobs(path: string, start: number, count?: number): Promise<Job[] | undefined> {
+  async #jobs(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Promise<Job[] | undefined> {
     const { pool, ref } = this.pooled!;
     const info = await this.info(path);
     const total = info.shape[0];
@@ -170,7 +170,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
       if (c > cuts[cuts.length - 1]! && c < end) cuts.push(c);
     }
     cuts.push(end);
-    return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: cuts[i]!, count: b - cuts[i]! }));
+    return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: cuts[i]!, count: b - cuts[i]!, maxReadBytes }));
   }
 
   /** The dataset in RecordBatches of `rows` rows (decoded a few ahead on the pool, if any). */
@@ -181,37 +181,40 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     if (this.pooled && total > rows) {
       const { pool, ref } = this.pooled;
       const jobs: Job[] = [];
-      for (let start = 0; start < total; start += rows) jobs.push({ kind: 'hdf5', file: ref, path, start, count: Math.min(rows, total - start) });
+      const maxReadBytes = this.readLimit(options.maxReadBytes);
+      for (let start = 0; start < total; start += rows) jobs.push({ kind: 'hdf5', file: ref, path, start, count: Math.min(rows, total - start), maxReadBytes });
       yield* pool.batches(jobs, { signal: options.signal });
       return;
     }
     for (let start = 0; start < total; start += rows) {
-      yield await abortable(options.signal, () => this.readBatch(path, start, Math.min(rows, total - start), options.signal));
+      yield await abortable(options.signal, () => this.readBatch(path, start, Math.min(rows, total - start), options));
     }
   }
 
-  private async readBatch(path: string, start: number, count?: number, signal?: AbortSignal): Promise<RecordBatch> {
-    return this.op(async () => this.batch(await this.readHandle(path, start, count, signal)));
+  private async readBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
+    return this.op(async () => this.batch(await this.readHandle(path, start, count, options)));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
-  async readHandle(path: string, start: number, count?: number, signal?: AbortSignal): Promise<WasmBatchHandle> {
+  async readHandle(path: string, start: number, count: number | undefined, options: FileReadOptions = {}): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
+    const { signal } = options;
+    const max = this.readLimit(options.maxReadBytes);
     try {
       const host = this.byteHost;
-      if (host) return await this.call(() => this.handle.readFrom(path, start, count, host), signal);
+      if (host) return await this.call(() => this.handle.readFrom(path, start, count, max, host), signal);
       // The plan (a dry-run read) can only name ranges whose location it has read: plan,
       // load, repeat.
       let seen = '';
       for (let round = 0; round < 16; round++) {
-        const plan = await this.call(() => this.handle.plan(path, start, count), signal);
+        const plan = await this.call(() => this.handle.plan(path, start, count, max), signal);
         const key = Array.from(plan).join(',');
         if (plan.length === 0 || key === seen) break;
         seen = key;
         await this.prefetch(plan, signal);
       }
       checkAborted(signal);
-      return await this.call(() => this.handle.read(path, start, count), signal);
+      return await this.call(() => this.handle.read(path, start, count, max), signal);
     } finally {
       this.release();
     }

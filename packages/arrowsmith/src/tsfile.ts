@@ -75,7 +75,7 @@ const timeUnitRewrite = (unit: TsFileQuery['timeUnit']) =>
 
 /** A pool job reading one device of a query (optionally a time slice of it). */
 function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.start, end = q.end): Job {
-  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end } };
+  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes } };
 }
 
 export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
@@ -157,6 +157,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
    * or error).
    */
   async #jobs(q: TsFileQuery): Promise<Job[] | undefined> {
+    q = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
     const { pool, ref } = this.pooled!;
     if (q.limit !== undefined) return undefined;
     const tables = this.tables();
@@ -215,7 +216,8 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
     if (this.pooled && q.limit === undefined && devices.length > 1) {
       // One job per device on the pool, a few ahead of the consumer, yielded in order.
       const { pool, ref } = this.pooled;
-      const jobs = devices.map((d) => deviceJob(ref, q, d));
+      const limited = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
+      const jobs = devices.map((d) => deviceJob(ref, limited, d));
       for await (const b of pool.batches(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) })) if (b.numRows > 0) yield b;
       return;
     }
@@ -235,6 +237,8 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
   async readHandle(q: TsFileQuery): Promise<WasmBatchHandle> {
     const query = new this.wasm.glue.TsQuery(...args(q));
+    const max = this.readLimit(q.maxReadBytes);
+    if (max !== undefined) query.setMaxReadBytes(max);
     try {
       // A file in memory: the reader pulls page by page, so a time slice copies a slice.
       const host = this.byteHost;

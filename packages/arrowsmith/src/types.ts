@@ -12,7 +12,18 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
-export interface TsFileQuery extends ReadOptions {
+/** What every read of a file (TsFile, HDF5) accepts. */
+export interface FileReadOptions extends ReadOptions {
+  /**
+   * The memory this read may take, in bytes (its output and working buffers, as the file's
+   * own sizes and counts claim them). A read that needs more fails fast with a
+   * `DecodeError` of code `too-large` naming the bytes it needs. Default: the file's
+   * `maxReadBytes` from the open, else 1 GiB.
+   */
+  maxReadBytes?: number;
+}
+
+export interface TsFileQuery extends FileReadOptions {
   /** v4 table name (default: the only table, or the tree-model devices). */
   table?: string;
   /** Device paths to read (default: all). A path not in the file is a `not-found` DecodeError. */

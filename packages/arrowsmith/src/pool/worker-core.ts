@@ -68,7 +68,7 @@ export function serve(port: Port): void {
       case 'tsfile':
         return (await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s))).readHandle(job.query);
       case 'hdf5':
-        return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count);
+        return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count, { maxReadBytes: job.maxReadBytes });
     }
   }
 
