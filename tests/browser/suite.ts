@@ -118,7 +118,7 @@ async function tsfileSuite() {
         for (const dev of json.devices) problems.push(...deviceMismatches(await f.read({ devices: [dev.path] }), dev).problems);
         check(`TsFile ${name}: every point`, problems);
       } else {
-        check(`TsFile ${name}: every value`, tsTableMismatches(await f.read({ table: json.table }), json));
+        check(`TsFile ${name}: every value`, tsTableMismatches(await f.read({ table: json.table, timeUnit: json.time_unit }), json));
       }
       f.close();
     } catch (e) {

@@ -2,6 +2,7 @@
 //! with the JSON the generator wrote from the official reader.
 
 mod common;
+use arrowsmith_core::TimeUnit;
 use arrowsmith_tsfile::{Query, TsFile};
 use common::*;
 use serde_json::Value;
@@ -36,8 +37,15 @@ fn check_file(name: &str) -> usize {
         table: meta["table"].as_str().map(String::from),
         ..Default::default()
     };
+    // Fixtures with times beyond ±2^53 name the unit that reads them (`time_unit`).
+    let unit = match meta["time_unit"].as_str() {
+        Some("ns") => TimeUnit::Nanosecond,
+        Some("us") => TimeUnit::Microsecond,
+        Some("s") => TimeUnit::Second,
+        _ => TimeUnit::Millisecond,
+    };
     let batch = f
-        .read(&bytes, &q)
+        .read_as(&bytes, &q, unit)
         .unwrap_or_else(|e| panic!("{name}: read: {e}"));
     let col = |n: &str| {
         batch

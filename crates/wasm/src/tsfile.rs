@@ -5,6 +5,7 @@ use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
 use arrowsmith_core::Bump;
 use arrowsmith_core::RangeCache;
+use arrowsmith_core::TimeUnit;
 use arrowsmith_tsfile::{Query, TsFile};
 use wasm_bindgen::prelude::*;
 
@@ -91,7 +92,7 @@ impl TsFileReader {
 
     pub fn read(&self, q: &TsQuery) -> Result<DecodedBatch, JsValue> {
         self.file()?
-            .read(&self.cache, &q.0)
+            .read_as(&self.cache, &q.0, q.1)
             .map(batch)
             .map_err(js_error)
     }
@@ -104,20 +105,25 @@ impl TsFileReader {
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::TsFile))?;
-        with_host(&self.cache, &mut self.arena, host, |src| f.read(src, &q.0))
-            .map(batch)
-            .map_err(js_error)
+        with_host(&self.cache, &mut self.arena, host, |src| {
+            f.read_as(src, &q.0, q.1)
+        })
+        .map(batch)
+        .map_err(js_error)
     }
 }
 
-/// A TsFile query, built once in JS and passed to `plan` and `read`.
+/// A TsFile query, built once in JS and passed to `plan` and `read`, with the unit of the
+/// time and TIMESTAMP columns.
 #[wasm_bindgen]
-pub struct TsQuery(Query);
+pub struct TsQuery(Query, TimeUnit);
 
 #[wasm_bindgen]
 impl TsQuery {
-    /// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`.
+    /// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`;
+    /// `unit` is "s", "ms" (the default), "us" or "ns".
     #[wasm_bindgen(constructor)]
+    #[allow(clippy::too_many_arguments)] // one JS constructor call, positional
     pub fn new(
         table: Option<String>,
         devices: Vec<String>,
@@ -126,20 +132,30 @@ impl TsQuery {
         end: Option<i64>,
         tags: Vec<String>,
         limit: Option<u32>,
+        unit: Option<String>,
     ) -> TsQuery {
-        TsQuery(Query {
-            table,
-            devices: (!devices.is_empty()).then_some(devices),
-            columns: (!columns.is_empty()).then_some(columns),
-            start,
-            end,
-            tags: tags
-                .chunks_exact(2)
-                .map(|kv| (kv[0].clone(), kv[1].clone()))
-                .collect(),
-            limit: limit.map(|l| l as usize),
-            max_read_bytes: None,
-        })
+        let unit = match unit.as_deref() {
+            Some("s") => TimeUnit::Second,
+            Some("us") => TimeUnit::Microsecond,
+            Some("ns") => TimeUnit::Nanosecond,
+            _ => TimeUnit::Millisecond,
+        };
+        TsQuery(
+            Query {
+                table,
+                devices: (!devices.is_empty()).then_some(devices),
+                columns: (!columns.is_empty()).then_some(columns),
+                start,
+                end,
+                tags: tags
+                    .chunks_exact(2)
+                    .map(|kv| (kv[0].clone(), kv[1].clone()))
+                    .collect(),
+                limit: limit.map(|l| l as usize),
+                max_read_bytes: None,
+            },
+            unit,
+        )
     }
 
     /// The memory the read may take, in bytes (default 1 GiB); more fails with `too-large`.

@@ -5,7 +5,7 @@ import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
-import type { BatchDesc, ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
+import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
@@ -58,24 +58,21 @@ interface WasmTsFileReader {
   read(q: unknown): WasmBatchHandle;
   readFrom(q: unknown, host: ByteHost): WasmBatchHandle;
 }
-type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined];
+type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined, string | undefined];
 
 const toBig = (t: TimeValue | undefined) => (t === undefined ? undefined : t instanceof Date ? BigInt(t.getTime()) : BigInt(t));
 
 function args(q: TsFileQuery): QueryArgs {
   if (q.limit !== undefined && !(q.limit >= 0)) throw new RangeError('limit must be a non-negative number');
-  return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), Object.entries(q.tags ?? {}).flat(), q.limit];
+  return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), Object.entries(q.tags ?? {}).flat(), q.limit, q.timeUnit];
 }
 
 /** Bytes read from the end of the file at open. */
 const TAIL_PREFETCH = 64 * 1024;
 
-const timeUnitRewrite = (unit: TsFileQuery['timeUnit']) =>
-  unit ? (d: BatchDesc) => d.fields.forEach((f) => f.name === 'time' && f.col.type === 'timestamp' && (f.col.unit = unit)) : undefined;
-
 /** A pool job reading one device of a query (optionally a time slice of it). */
 function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.start, end = q.end): Job {
-  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes } };
+  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit } };
 }
 
 export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
@@ -140,7 +137,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
         const jobs = await this.#jobs(q);
         if (jobs) {
           try {
-            return await this.pooled.pool.table(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) });
+            return await this.pooled.pool.table(jobs, { signal: q.signal });
           } catch (e) {
             if (!(e instanceof SchemaMismatch)) throw e;
           }
@@ -218,7 +215,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
       const { pool, ref } = this.pooled;
       const limited = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
       const jobs = devices.map((d) => deviceJob(ref, limited, d));
-      for await (const b of pool.batches(jobs, { signal: q.signal, rewrite: timeUnitRewrite(q.timeUnit) })) if (b.numRows > 0) yield b;
+      for await (const b of pool.batches(jobs, { signal: q.signal })) if (b.numRows > 0) yield b;
       return;
     }
     let left = q.limit ?? Infinity;
@@ -231,7 +228,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
   }
 
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
-    return this.op(async () => this.batch(await this.readHandle(q), timeUnitRewrite(q.timeUnit)));
+    return this.op(async () => this.batch(await this.readHandle(q)));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */

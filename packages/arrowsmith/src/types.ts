@@ -37,7 +37,12 @@ export interface TsFileQuery extends FileReadOptions {
   tags?: Record<string, string>;
   /** At most this many rows. */
   limit?: number;
-  /** Unit of the `time` column's Arrow type (the values are the file's). Default 'ms'. */
+  /**
+   * Unit of the `time` and TIMESTAMP columns' Arrow type (the values are the file's; the file
+   * does not record a unit). Default 'ms'. A read whose values apache-arrow could not turn into
+   * JS numbers in this unit (beyond ±(2^53 − 1) after its conversion) fails with a DecodeError
+   * ('unsupported') naming the value; in 'ns' every int64 is readable.
+   */
   timeUnit?: 's' | 'ms' | 'us' | 'ns';
 }
 

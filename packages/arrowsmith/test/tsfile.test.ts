@@ -19,7 +19,7 @@ describe('TsFile (wasm, Node)', () => {
   for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.devices?.[0]?.columns)) {
     it(`table model: ${name} matches every value (${mode})`, async () => {
       const f = await openTsFile(data, options());
-      const t = await f.read({ table: json.table });
+      const t = await f.read({ table: json.table, timeUnit: json.time_unit });
       expect(tableMismatches(t, json)).toEqual([]);
     });
   }
@@ -36,6 +36,35 @@ describe('TsFile (wasm, Node)', () => {
       expect(points).toBeGreaterThan(0);
     });
   }
+
+  it('times beyond ±2^53: a unit apache-arrow cannot read them in is a DecodeError; in ns every value reads', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_time_extremes.tsfile')!;
+    const f = await openTsFile(data);
+    const str = (x: unknown) => JSON.stringify(x, (_, v) => (typeof v === 'bigint' ? String(v) : v));
+    // The default (ms): refused at decode time, naming the cure.
+    await expect(f.read()).rejects.toMatchObject({ name: 'DecodeError', format: 'TsFile', code: 'unsupported', message: expect.stringMatching(/timeUnit 'ns'/) });
+    // A device whose values all fit reads in ms, s and us, and apache-arrow reads every value.
+    for (const timeUnit of ['s', 'ms', 'us'] as const) {
+      const t = await f.read({ devices: ['t.safe'], timeUnit });
+      expect(() => [str(t.toArray()), t.getChild('time')!.toJSON(), str(t.get(0))]).not.toThrow();
+    }
+    // ±2^53 and ±2^63 (every int64): read as ns, no accessor throws, raw values exact.
+    for (const pool of [undefined, ...MODES.map((m) => m.options().pool).filter(Boolean)]) {
+      const t = await (await openTsFile(data, { pool })).read({ timeUnit: 'ns' });
+      expect(t.numRows).toBe(11);
+      expect(() => {
+        for (let i = 0; i < t.numRows; i++) str(t.get(i));
+        t.toArray();
+        t.getChild('time')!.toJSON();
+        t.getChild('ts')!.toArray();
+      }).not.toThrow();
+      expect(tableMismatches(t, json)).toEqual([]);
+    }
+    for (const [dev, refused] of [['t.edge', ['s', 'ms']], ['t.neg_edge', ['s', 'ms']], ['t.extreme', ['s', 'ms', 'us']]] as const) {
+      for (const timeUnit of refused) await expect(f.read({ devices: [dev], timeUnit })).rejects.toMatchObject({ code: 'unsupported' });
+    }
+    expect((await f.read({ devices: ['t.edge'], timeUnit: 'us' })).get(1)!.time).toBe(9007199254740 + 993 / 1000); // 2^53 + 1 µs, as apache-arrow divides it
+  });
 
   it('pushes a time range and a tag filter into the reader', async () => {
     const { data, json } = fixtures.find((f) => f.json.devices?.length > 1 && f.json.devices[0].columns)!;

@@ -22,7 +22,7 @@ export type FileRef =
 
 export type Job =
   | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; fastPath: boolean; maxDepth: number }
-  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'timeUnit' | 'signal'> }
+  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'signal'> }
   | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number };
 
 /** Phase-2 writes, in the worker's terms (buffer indices of its batch). */
