@@ -172,12 +172,16 @@ export class Pool {
     if (i < 0) return;
     // A worker that fails before it is ready fails the pool's start, not a loop of restarts.
     if (!slot.ready && this.#startFailure) return this.#startFailure(why);
-    slot.port.terminate();
-    for (const w of slot.waits.values()) w.reject(why);
+    // The slot leaves the pool and its jobs are taken before terminate(): Deno fires the
+    // worker's 'exit' inside terminate(), and that failure must find nothing left to do
+    // (else it rejects the jobs with the wrong error and starts a second replacement).
+    const waits = [...slot.waits.values()];
     slot.waits.clear();
-    if (this.#closed) return void this.#slots.splice(i, 1);
-    this.#slots[i] = this.#start();
-    this.#pump();
+    if (this.#closed) this.#slots.splice(i, 1);
+    else this.#slots[i] = this.#start();
+    slot.port.terminate();
+    for (const w of waits) w.reject(why);
+    if (!this.#closed) this.#pump();
   }
 
   #receive(slot: Slot, m: FromWorker): void {
