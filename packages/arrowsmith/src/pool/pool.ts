@@ -13,7 +13,7 @@ import { isHttp } from '../http.js';
 import { lendRange, wholeBytes, type RangeReader, type Source } from '../source.js';
 import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
-import { isShared, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
+import { isShared, toWire, wireJob, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
 
 export interface PoolOptions {
   /** Number of workers. Default: logical cores. */
@@ -213,7 +213,7 @@ export class Pool {
     try {
       if (!reader) throw new Error('arrowsmith: the file was closed');
       const b = await lendRange(reader, m.offset, m.length, undefined, (bytes) => bytes.slice());
-      slot.port.post({ type: 'bytes', req: m.req, bytes: b } satisfies ToWorker, [b.buffer]);
+      slot.port.post({ type: 'bytes', req: m.req, bytes: toWire(b) } satisfies ToWorker, [b.buffer]);
     } catch (e) {
       slot.port.post({ type: 'bytes', req: m.req, error: e instanceof Error ? e.message : String(e) } satisfies ToWorker);
     }
@@ -237,7 +237,7 @@ export class Pool {
         slot.formats.add(format);
         this.#send(slot, { type: 'module', format, module: m.module, simd: m.simd });
       }
-      this.#send(slot, { type: 'task', id, job: q.job, shared: q.shared ?? this.sharedMemory }, transferOf(q.job));
+      this.#send(slot, { type: 'task', id, job: wireJob(q.job), shared: q.shared ?? this.sharedMemory }, transferOf(q.job));
     }
   }
 

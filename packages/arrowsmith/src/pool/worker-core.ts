@@ -11,7 +11,7 @@ import type { RangeReader } from '../source.js';
 import { TsFile } from '../tsfile.js';
 import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm.js';
 import { writeBits } from './bits.js';
-import type { Decoded, FileRef, FromWorker, Job, ToWorker, WasmMemory, WireError, WriteOp } from './protocol.js';
+import { fromWire, type Decoded, type FileRef, type FromWorker, type ToWorker, type WasmMemory, type WireError, type WireJob, type WriteOp } from './protocol.js';
 
 export interface Port {
   post(message: FromWorker, transfer?: Transferable[]): void;
@@ -59,11 +59,11 @@ export function serve(port: Port): void {
     return f as Promise<T>;
   }
 
-  async function run(job: Job): Promise<WasmBatchHandle> {
+  async function run(job: WireJob): Promise<WasmBatchHandle> {
     switch (job.kind) {
       case 'msgpack': {
         const w = instance('msgpack');
-        return wasmCall(() => w.glue.decodeMsgpackPiece(job.bytes, job.base, job.inArray, job.fastPath, job.maxDepth)) as WasmBatchHandle;
+        return wasmCall(() => w.glue.decodeMsgpackPiece(fromWire(job.bytes), job.base, job.inArray, job.fastPath, job.maxDepth)) as WasmBatchHandle;
       }
       case 'tsfile':
         return (await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s))).readHandle(job.query);
@@ -76,7 +76,7 @@ export function serve(port: Port): void {
   // instance is the memory every handle of that format lives in.
   const view = (wasm: Loaded, ptrs: Uint32Array, i: number) => new Uint8Array(wasm.memory.buffer, ptrs[2 * i]!, ptrs[2 * i + 1]!);
 
-  async function task(id: number, job: Job, shared: boolean): Promise<void> {
+  async function task(id: number, job: WireJob, shared: boolean): Promise<void> {
     try {
       const h = await run(job);
       const wasm = instance(job.kind);
@@ -159,7 +159,7 @@ export function serve(port: Port): void {
       case 'bytes': {
         const r = reads.get(m.req);
         reads.delete(m.req);
-        if (m.bytes) r?.resolve(m.bytes);
+        if (m.bytes) r?.resolve(fromWire(m.bytes));
         else r?.reject(new Error(m.error ?? 'arrowsmith: read failed'));
         break;
       }
