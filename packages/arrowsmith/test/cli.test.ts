@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { cleanEnv } from './child.js';
 import { FIXTURES } from './fixtures.js';
 
 const cli = join(import.meta.dirname, '../dist/cli.js');
@@ -15,7 +16,7 @@ const h5 = join(FIXTURES, 'hdf5/vl_latest.h5');
 const tmp = mkdtempSync(join(tmpdir(), 'arrowsmith-cli-'));
 
 function run(...args: string[]): { status: number | null; out: string; err: string } {
-  const r = spawnSync('node', [cli, ...args], { encoding: 'utf8' });
+  const r = spawnSync('node', [cli, ...args], { encoding: 'utf8', env: cleanEnv() });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 

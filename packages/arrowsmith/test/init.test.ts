@@ -2,13 +2,14 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cleanEnv } from './child.js';
 
 const dist = join(import.meta.dirname, '../dist/node.js');
 const wasmDir = join(import.meta.dirname, '../wasm');
 
 function run(code: string, env: Record<string, string> = {}): unknown {
   const out = execFileSync('node', ['--input-type=module', '-e', `import * as a from ${JSON.stringify(dist)};\n${code}`], {
-    env: { ...process.env, ...env },
+    env: cleanEnv(env),
   });
   return JSON.parse(out.toString());
 }
