@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), the wasm SIMD guard,
-# vitest in Node (both builds), browser tests.
+# vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64 under qemu,
+# Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some).
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -53,16 +54,24 @@ for flags in "" "-C target-feature=+simd128"; do
   fi
 done
 
-step "vitest (Node, SIMD and scalar builds)"
-vitest run --root packages/arrowsmith --reporter=default --reporter=json --outputFile=../../test-output/vitest.json || status=1
-if [ -f test-output/vitest.json ]; then
-  read -r p f < <(node -e 'const r=require("./test-output/vitest.json"); console.log(r.numPassedTests, r.numFailedTests)')
-  passed=$((passed + p)); failed=$((failed + f))
-else
-  failed=$((failed + 1))
-fi
+# The whole suite once per build (ARROWSMITH_SIMD picks the module the Node entry loads, so
+# TsFile and HDF5 are tested on both; the MessagePack tests cover both builds in each run).
+for build in simd scalar; do
+  step "vitest (Node, $build build)"
+  t=$(date +%s)
+  rm -f "test-output/vitest-$build.json"
+  ARROWSMITH_SIMD=$([ "$build" = simd ] && echo 1 || echo 0) vitest run --root packages/arrowsmith --reporter=default --reporter=json --outputFile="../../test-output/vitest-$build.json" || status=1
+  if [ -f "test-output/vitest-$build.json" ]; then
+    read -r p f < <(node -e 'const r=require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests)' "./test-output/vitest-$build.json")
+    passed=$((passed + p)); failed=$((failed + f))
+  else
+    failed=$((failed + 1))
+  fi
+  echo "-- vitest ($build): $((($(date +%s) - t)))s"
+done
 
 step "browser tests (headless Chromium)"
+t=$(date +%s)
 if bash scripts/setup-browser.sh; then
   node tests/browser/run.mjs | tee test-output/browser.log
   [ "${PIPESTATUS[0]}" = 0 ] || status=1
@@ -71,6 +80,13 @@ if bash scripts/setup-browser.sh; then
 else
   status=1; failed=$((failed + 1))
 fi
+echo "-- browser tests (Chromium): $((($(date +%s) - t)))s"
+
+step "engine matrix (scripts/test-engines.sh)"
+bash scripts/test-engines.sh | tee test-output/engines.log
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+read -r p f < <(awk '/^engines: / { print $2, $4 }' test-output/engines.log)
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
 
 echo
 echo "all: $passed passed, $failed failed"

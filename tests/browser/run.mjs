@@ -1,22 +1,27 @@
 #!/usr/bin/env node
-// Browser tests in headless Chromium (Debian's /usr/bin/chromium via playwright-core):
-//  1. the MessagePack suite against the browser entry, SIMD and scalar builds;
-//  2. the packed tarball installed into a fresh project, used from Node (ESM and CJS) and
-//     from an esbuild bundle in the browser;
-//  3. the demo: a sample decoded in the worker, and a corrupt file shown as an error.
+// Browser tests. `--browser=chromium|firefox|webkit` (default chromium; see drivers.mjs):
+//  1. the suite (suite.ts: MessagePack corpora, streaming, errors, the worker pool with TsFile
+//     and HDF5) against the browser entry, SIMD and scalar builds, each on a cross-origin
+//     isolated page and on a plain one;
+//  2. the cross-engine check (tests/engines/digest.ts), both builds, against x86-64 Node's digests;
+//  3. Chromium only: the packed tarball installed into a fresh project, used from Node (ESM
+//     and CJS) and from an esbuild bundle in the browser; the demo (demo.mjs).
 // Prints "browser: N passed, M failed" and exits non-zero on failure.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { buildPage, buildRuntime } from '../engines/build.mjs';
+import { report as crossReport } from '../engines/compare.mjs';
 import { demoTests } from './demo.mjs';
+import { launch } from './drivers.mjs';
 
+const which = (process.argv.find((a) => a.startsWith('--browser=')) ?? '--browser=chromium').slice('--browser='.length);
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const outDir = join(root, 'test-output/browser');
+const outDir = join(root, 'test-output/browser', which === 'chromium' ? '' : which);
 mkdirSync(outDir, { recursive: true });
 let passed = 0;
 let failed = 0;
@@ -47,27 +52,40 @@ function serveDir(dir, { isolated = false } = {}) {
 }
 const urlOf = (server) => `http://127.0.0.1:${server.address().port}/`;
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-});
+const browser = await launch(which);
+console.log(`${browser.version}`);
 
 async function pageResults(url, name) {
-  const page = await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  await page.waitForFunction(() => window.__results, null, { timeout: 120_000 });
-  const results = await page.evaluate(() => window.__results);
-  for (const r of results) report(r.ok, `${name}: ${r.name}`, r.detail);
-  if (errors.length) report(false, `${name}: page errors`, errors.join('; '));
-  await page.close();
+  const page = await browser.open(url);
+  try {
+    const results = await page.waitFor('window.__results', 180_000);
+    for (const r of results) report(r.ok, `${name}: ${r.name}`, r.detail);
+    if (page.errors.length) report(false, `${name}: page errors`, page.errors.join('; '));
+  } catch (e) {
+    report(false, `${name}: page did not finish`, String(e?.message ?? e).split('\n')[0]);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * x86-64 Node's digests of the fixtures (the reference): made afresh from the current build,
+ * unless ARROWSMITH_DIGEST_REF names one just made (scripts/test-engines.sh).
+ */
+async function referenceDigest() {
+  let file = process.env.ARROWSMITH_DIGEST_REF;
+  if (!file) {
+    file = join(root, 'test-output/engines/digest-node-x64-simd.json');
+    await buildRuntime();
+    execFileSync(process.execPath, [join(root, 'test-output/engines/digest-run.mjs'), '--simd=1', `--fixtures=${join(root, 'fixtures')}`, `--out=${file}`], { stdio: 'inherit' });
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 try {
   // 1. The suite against the browser entry.
   {
-    console.log('MessagePack suite and worker pool in Chromium');
+    console.log(`suite and worker pool in ${browser.version}`);
     const dir = join(outDir, 'suite');
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'fixtures'), { recursive: true });
@@ -96,18 +114,51 @@ try {
     cpSync(join(root, 'fixtures/hdf5'), join(dir, 'fixtures/hdf5'), { recursive: true });
     writeFileSync(join(dir, 'fixtures/hdf5/index.json'), JSON.stringify(h5));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
-    // SIMD on a cross-origin isolated page (pool output in shared memory), scalar on a
-    // plain page (pool output as transferred batches).
+    // Each build on a cross-origin isolated page (pool output in shared memory where the
+    // engine can post SharedArrayBuffers) and on a plain page (transferred batches).
     const isolated = await serveDir(dir, { isolated: true });
     const plain = await serveDir(dir);
-    await pageResults(`${urlOf(isolated)}?simd=1`, 'simd, isolated');
-    await pageResults(`${urlOf(plain)}?simd=0`, 'scalar, not isolated');
+    for (const simd of [1, 0]) {
+      await pageResults(`${urlOf(isolated)}?simd=${simd}&isolated=1`, `${simd ? 'simd' : 'scalar'}, isolated`);
+      await pageResults(`${urlOf(plain)}?simd=${simd}&isolated=0`, `${simd ? 'simd' : 'scalar'}, not isolated`);
+    }
     isolated.close();
     plain.close();
   }
 
-  // 2. The packed tarball in a fresh project.
+  // 2. The cross-engine check: every fixture's digests equal x86-64 Node's.
   {
+    console.log('cross-engine check');
+    const dir = join(outDir, 'digest');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'digest-fixtures'), { recursive: true });
+    const want = await referenceDigest();
+    await buildPage(dir);
+    cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });
+    const names = Object.keys(want.items).map((k) => k.split(/[:@]/)[0]).filter((n, i, a) => a.indexOf(n) === i && existsSync(join(root, 'fixtures', n)));
+    for (const n of names) cpSync(join(root, 'fixtures', n), join(dir, 'digest-fixtures', n));
+    writeFileSync(join(dir, 'digest-fixtures/index.json'), JSON.stringify(names));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="digest.js"></script>');
+    const server = await serveDir(dir);
+    for (const simd of [1, 0]) {
+      const name = `${which} ${simd ? 'SIMD' : 'scalar'}`;
+      const page = await browser.open(`${urlOf(server)}?simd=${simd}`);
+      try {
+        const got = await page.waitFor('window.__digest ?? (window.__digestError && { error: window.__digestError })', 300_000);
+        if (got.error) report(false, `cross-check ${name}: page failed`, got.error);
+        else if (got.simd !== !!simd) report(false, `cross-check ${name}: the ${simd ? 'SIMD' : 'scalar'} build did not load`);
+        else crossReport(name, want, got, (line) => (line.startsWith('  ✓') ? passed++ : failed++, console.log(line)));
+      } catch (e) {
+        report(false, `cross-check ${name}: page did not finish`, String(e?.message ?? e).split('\n')[0]);
+      } finally {
+        await page.close();
+      }
+    }
+    server.close();
+  }
+
+  // 3. Chromium: the packed tarball in a fresh project, and the demo.
+  if (which === 'chromium') {
     console.log('packed tarball in a fresh project');
     const tmp = mkdtempSync(join(tmpdir(), 'arrowsmith-pack-'));
     const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: join(root, 'packages/arrowsmith') }).toString().trim().split('\n').pop();
@@ -158,9 +209,10 @@ const probe = ${probe};
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  // 3. The demo (tests/browser/demo.mjs).
-  console.log('web demo');
-  await demoTests({ browser, report, outDir });
+  if (which === 'chromium') {
+    console.log('web demo');
+    await demoTests({ browser: browser.playwright, report, outDir });
+  }
 } finally {
   await browser.close();
 }

@@ -15,6 +15,8 @@ async function run() {
   const simd = params.get('simd') === '1';
   const { simd: active } = await init({ simd, baseUrl: new URL('./wasm/', location.href) });
   check(`init chose the ${simd ? 'SIMD' : 'scalar'} build`, active === simd && simdActive() === simd ? [] : [`active=${active}`]);
+  const isolated = params.get('isolated') === '1';
+  check(`page is ${isolated ? '' : 'not '}cross-origin isolated`, globalThis.crossOriginIsolated === isolated ? [] : [`crossOriginIsolated=${globalThis.crossOriginIsolated}`]);
   const files = (await (await fetch('fixtures/index.json')).json()) as string[];
   for (const f of files) {
     const bytes = new Uint8Array(await (await fetch(`fixtures/${f}`)).arrayBuffer());
@@ -145,13 +147,30 @@ function tableDiff(a: Table, b: Table): string[] {
   return out;
 }
 
+/**
+ * Whether this page can hand SharedArrayBuffers to a worker: cross-origin isolation is not
+ * enough (WebKit on a COOP/COEP page reports crossOriginIsolated yet has no SharedArrayBuffer).
+ */
+function canPostShared(): boolean {
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated !== true) return false;
+  try {
+    const c = new MessageChannel();
+    c.port1.postMessage(new SharedArrayBuffer(8));
+    c.port1.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The worker pool in this browser: Web Workers, shared memory when cross-origin isolated. */
 async function poolSuite(files: string[]) {
   // Shared outputs are opt-in; asked for, they are honoured only where SharedArrayBuffer exists.
   const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0, sharedMemory: true });
   try {
-    const isolated = globalThis.crossOriginIsolated === true;
-    check(`pool output: ${isolated ? 'SharedArrayBuffers (cross-origin isolated)' : 'transferred batches (not isolated)'}`, pool.sharedMemory === isolated ? [] : [`sharedMemory=${pool.sharedMemory}`]);
+    const shared = canPostShared();
+    const why = shared ? 'SharedArrayBuffers (cross-origin isolated)' : globalThis.crossOriginIsolated ? 'transferred batches (isolated, but no SharedArrayBuffer to post)' : 'transferred batches (not isolated)';
+    check(`pool output: ${why}`, pool.sharedMemory === shared ? [] : [`sharedMemory=${pool.sharedMemory}`]);
     for (const f of files) {
       const bytes = new Uint8Array(await (await fetch(`fixtures/${f}`)).arrayBuffer());
       const rows = f.includes('stream') ? referenceMulti(bytes) : (reference(bytes) as unknown[]);
