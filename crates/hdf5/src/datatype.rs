@@ -10,6 +10,10 @@ pub enum Datatype {
         size: u32,
         signed: bool,
         be: bool,
+        /// `(bit offset, precision)` when the value does not fill its bytes (e.g. 12
+        /// significant bits in 16, as N-bit data is written): the value is bits
+        /// `offset..offset + precision`, sign-extended when signed.
+        bits: Option<(u16, u16)>,
     },
     Float {
         size: u32,
@@ -89,6 +93,61 @@ impl Datatype {
         }
     }
 
+    /// h5py's (and anndata's) boolean: a one-byte integer enum `FALSE = 0`, `TRUE = 1`.
+    pub fn is_bool_enum(&self) -> bool {
+        match self {
+            Datatype::Enum {
+                base,
+                names,
+                values,
+            } => {
+                matches!(**base, Datatype::Int { size: 1, .. })
+                    && names.len() == 2
+                    && names.iter().zip(values).all(|(n, v)| {
+                        (n == "FALSE" && v[..] == [0]) || (n == "TRUE" && v[..] == [1])
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// An enum's members as `(label, value)`, the value read as the base integer.
+    pub fn enum_members(&self) -> Vec<(&str, i128)> {
+        let Datatype::Enum {
+            base,
+            names,
+            values,
+        } = self
+        else {
+            return Vec::new();
+        };
+        names
+            .iter()
+            .zip(values)
+            .map(|(n, v)| (n.as_str(), base.int_value(v)))
+            .collect()
+    }
+
+    /// Raw element bytes of an integer type as a number (0 for other types).
+    pub fn int_value(&self, b: &[u8]) -> i128 {
+        let Datatype::Int { signed, be, .. } = self else {
+            return 0;
+        };
+        let mut le: Vec<u8> = b.iter().copied().take(8).collect();
+        if *be {
+            le.reverse();
+        }
+        let x = crate::io::le_uint(&le);
+        let bits = 8 * le.len() as u32;
+        if *signed && bits > 0 && bits < 64 && x >> (bits - 1) & 1 == 1 {
+            x as i128 - (1i128 << bits)
+        } else if *signed && bits == 64 {
+            x as i64 as i128
+        } else {
+            x as i128
+        }
+    }
+
     pub fn is_vl(&self) -> bool {
         match self {
             Datatype::VlString { .. } | Datatype::VlSequence { .. } => true,
@@ -102,7 +161,9 @@ impl Datatype {
     pub fn describe(&self) -> String {
         let o = |be: &bool| if *be { "be" } else { "le" };
         match self {
-            Datatype::Int { size, signed, be } => {
+            Datatype::Int {
+                size, signed, be, ..
+            } => {
                 format!(
                     "{}int{}{}",
                     if *signed { "" } else { "u" },
@@ -140,9 +201,15 @@ impl Datatype {
                 "reference({})",
                 if *kind == 0 { "object" } else { "region" }
             ),
-            Datatype::Enum { base, names, .. } => {
-                format!("enum<{}>({})", base.describe(), names.join(","))
-            }
+            Datatype::Enum { base, .. } => format!(
+                "enum<{}>({})",
+                base.describe(),
+                self.enum_members()
+                    .iter()
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
             Datatype::VlString { utf8, .. } => {
                 format!("vlen-str({})", if *utf8 { "utf8" } else { "ascii" })
             }
@@ -178,12 +245,19 @@ impl Datatype {
         }
         Ok(match class {
             0 => {
-                c.u16()?;
-                c.u16()?;
+                let offset = c.u16()?;
+                let precision = c.u16()?;
+                let full = offset == 0 && precision as u64 == size as u64 * 8;
+                if precision as u64 + offset as u64 > size as u64 * 8 {
+                    return Err(c.invalid(format!(
+                        "integer of {size} bytes with {precision} bits at offset {offset}"
+                    )));
+                }
                 Datatype::Int {
                     size,
                     signed: bf & 8 != 0,
                     be: bf & 1 != 0,
+                    bits: (!full && precision > 0 && size <= 8).then_some((offset, precision)),
                 }
             }
             1 => {

@@ -1,5 +1,7 @@
 //! Raw element bytes → Arrow columns, for every datatype class.
 
+use std::collections::HashMap;
+
 use arrowsmith_core::{simd, Bitmap, Buffer, Column, DataType, Field, Result};
 
 use crate::datatype::Datatype;
@@ -71,6 +73,84 @@ fn fixed_binary(bytes: &[u8], n: usize, stride: usize, off: usize, size: usize) 
     Column::bytes(DataType::Binary, offsets, data, None)
 }
 
+/// An enum as a dictionary of its labels (Int32 keys = label positions; a value that
+/// matches no label is null), or h5py's boolean enum as Bool (anything but FALSE/TRUE
+/// null). Values are matched by their stored bytes.
+fn enum_column(dt: &Datatype, bytes: &[u8], n: usize, stride: usize, off: usize) -> Column {
+    let Datatype::Enum { names, values, .. } = dt else {
+        unreachable!("enum_column on a non-enum")
+    };
+    let size = dt.size();
+    let mut valid = Bitmap::with_capacity(n);
+    let lookup: HashMap<&[u8], usize> = values
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, v)| (v.as_slice(), i))
+        .collect();
+    let key = |i: usize| {
+        lookup
+            .get(&bytes[i * stride + off..i * stride + off + size])
+            .copied()
+    };
+    if dt.is_bool_enum() {
+        let truth = names.iter().position(|n| n == "TRUE");
+        let mut bits = Bitmap::with_capacity(n);
+        for i in 0..n {
+            let k = key(i);
+            valid.push(k.is_some());
+            bits.push(k.is_some() && k == truth);
+        }
+        return Column::boolean(bits, Some(valid));
+    }
+    let mut keys = Vec::with_capacity(n);
+    for i in 0..n {
+        let k = key(i);
+        valid.push(k.is_some());
+        keys.push(k.unwrap_or(0) as i32);
+    }
+    let mut offsets = Vec::with_capacity(names.len() + 1);
+    let mut data = Vec::new();
+    offsets.push(0);
+    for name in names {
+        data.extend_from_slice(name.as_bytes());
+        offsets.push(data.len() as i32);
+    }
+    let valid = Some(valid).filter(|v| v.count_zeros() > 0);
+    Column {
+        dtype: DataType::DictionaryUtf8,
+        len: n,
+        validity: valid,
+        buffers: vec![Buffer::I32(keys)],
+        children: vec![Column::bytes(DataType::Utf8, offsets, data, None)],
+    }
+}
+
+/// Integers that do not fill their bytes: keep bits `offset..offset + precision` of each
+/// value, shifted down, sign-extended when signed (what libhdf5's conversion to a native
+/// integer gives).
+fn narrow(col: &mut Column, offset: u32, precision: u32, signed: bool) {
+    let fit = |x: u64| {
+        let v = (x >> offset) & (u64::MAX >> (64 - precision));
+        if signed && v >> (precision - 1) & 1 == 1 {
+            v | !(u64::MAX >> (64 - precision))
+        } else {
+            v
+        }
+    };
+    match col.buffers.first_mut() {
+        Some(Buffer::I8(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u8 as u64) as i8),
+        Some(Buffer::U8(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u64) as u8),
+        Some(Buffer::I16(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u16 as u64) as i16),
+        Some(Buffer::U16(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u64) as u16),
+        Some(Buffer::I32(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u32 as u64) as i32),
+        Some(Buffer::U32(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u64) as u32),
+        Some(Buffer::I64(v)) => v.iter_mut().for_each(|x| *x = fit(*x as u64) as i64),
+        Some(Buffer::U64(v)) => v.iter_mut().for_each(|x| *x = fit(*x)),
+        _ => {}
+    }
+}
+
 /// Wrap `child` (len = n * prod(dims)) into nested FixedSizeLists, outermost = dims[0].
 pub fn fixed_size_lists(mut child: Column, dims: &[u64]) -> Column {
     for &d in dims.iter().rev() {
@@ -113,9 +193,14 @@ pub fn decode(
         ));
     }
     Ok(match dt {
-        Datatype::Int { size, signed, be } => {
+        Datatype::Int {
+            size,
+            signed,
+            be,
+            bits,
+        } => {
             let (s, be) = (*size as usize, *be);
-            match (s, signed) {
+            let mut col = match (s, signed) {
                 (1, true) => Column::primitive(
                     DataType::Int8,
                     Buffer::I8(prim(bytes, n, stride, off, be)),
@@ -182,7 +267,11 @@ pub fn decode(
                     }
                 }
                 _ => fixed_binary(bytes, n, stride, off, s),
+            };
+            if let Some((offset, precision)) = bits {
+                narrow(&mut col, *offset as u32, *precision as u32, *signed);
             }
+            col
         }
         Datatype::Float { size, be } => match size {
             2 => Column::primitive(
@@ -237,6 +326,7 @@ pub fn decode(
                 size: *sz,
                 signed: false,
                 be: *be,
+                bits: None,
             },
             bytes,
             n,
@@ -247,7 +337,7 @@ pub fn decode(
         | Datatype::Opaque { size, .. }
         | Datatype::Time { size }
         | Datatype::Reference { size, .. } => fixed_binary(bytes, n, stride, off, *size as usize),
-        Datatype::Enum { base, .. } => decode(vl, base, bytes, n, stride, off)?,
+        Datatype::Enum { .. } => enum_column(dt, bytes, n, stride, off),
         Datatype::Compound { members, .. } => {
             let mut fields = Vec::with_capacity(members.len());
             let mut children = Vec::with_capacity(members.len());

@@ -811,7 +811,8 @@ fn arrow_fields(dt: &Datatype, space: &Dataspace, path: &str) -> Vec<Field> {
             | Datatype::Opaque { .. }
             | Datatype::Time { .. }
             | Datatype::Reference { .. } => D::Binary,
-            Datatype::Enum { base, .. } => ty(base),
+            Datatype::Enum { .. } if dt.is_bool_enum() => D::Bool,
+            Datatype::Enum { .. } => D::DictionaryUtf8,
             Datatype::Compound { members, .. } => D::Struct(
                 members
                     .iter()

@@ -432,42 +432,50 @@ impl<'a, 'c> VlReader<'a, 'c> {
                     Datatype::Int {
                         size: 1,
                         signed: true,
-                        ..
+                        be: _,
+                        bits: None,
                     } => Some(self.gather_typed::<i8>(&cells, DataType::Int8, Buffer::I8)?),
                     Datatype::Int {
                         size: 1,
                         signed: false,
-                        ..
+                        be: _,
+                        bits: None,
                     } => Some(self.gather_typed::<u8>(&cells, DataType::UInt8, Buffer::U8)?),
                     Datatype::Int {
                         size: 2,
                         signed: true,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<i16>(&cells, DataType::Int16, Buffer::I16)?),
                     Datatype::Int {
                         size: 2,
                         signed: false,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<u16>(&cells, DataType::UInt16, Buffer::U16)?),
                     Datatype::Int {
                         size: 4,
                         signed: true,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<i32>(&cells, DataType::Int32, Buffer::I32)?),
                     Datatype::Int {
                         size: 4,
                         signed: false,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<u32>(&cells, DataType::UInt32, Buffer::U32)?),
                     Datatype::Int {
                         size: 8,
                         signed: true,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<i64>(&cells, DataType::Int64, Buffer::I64)?),
                     Datatype::Int {
                         size: 8,
                         signed: false,
                         be: false,
+                        bits: None,
                     } => Some(self.gather_typed::<u64>(&cells, DataType::UInt64, Buffer::U64)?),
                     Datatype::Float { size: 4, be: false } => {
                         Some(self.gather_typed::<f32>(&cells, DataType::Float32, Buffer::F32)?)

@@ -97,8 +97,8 @@ fn not_hdf5_is_invalid() {
 
 #[test]
 fn unknown_filter_is_named() {
-    // Patch the deflate filter id (1) of a v1 pipeline into 32015 (zstd) and expect an
-    // Unsupported error that names it.
+    // Patch the deflate filter id (1) of a v1 pipeline into 32026 (blosc2, which stays
+    // unsupported) and expect an Unsupported error that names it.
     let mut b = fixture("types_earliest");
     let f = Hdf5File::open(&b).unwrap();
     let info = f.info(&b, "/ck_deflate").unwrap();
@@ -113,13 +113,13 @@ fn unknown_filter_is_named() {
         .collect();
     assert!(!hits.is_empty(), "pipeline message");
     for pos in hits {
-        b[pos + 8] = 0x0f;
+        b[pos + 8] = 0x1a;
         b[pos + 9] = 0x7d;
     }
     let e = f.read(&b, "/ck_deflate", 0, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::Unsupported, "{e}");
     assert!(
-        e.message.contains("32015") && e.message.contains("zstd"),
+        e.message.contains("32026") && e.message.contains("blosc2"),
         "{}",
         e.message
     );

@@ -213,3 +213,25 @@ fn object_header_continuations() {
         assert!(continued > 0, "{lv}: no header with a continuation block");
     }
 }
+
+#[test]
+fn enums_are_dictionaries_of_their_labels() {
+    for lv in ["earliest", "latest"] {
+        let (b, f) = open(&format!("types_{lv}"));
+        let info = f.info(&b, "/enum").unwrap();
+        // Members in the order the file stores them (h5py writes them sorted by name).
+        assert_eq!(info.dtype, "enum<int16le>(BLUE=2,GREEN=1,RED=0)");
+        assert_eq!(info.fields[0].dtype, DataType::DictionaryUtf8);
+        let listed = f.list(&b, "/").unwrap();
+        let e = listed.iter().find(|e| e.name == "enum_2d_be").unwrap();
+        assert_eq!(e.dtype, "enum<int32be>(hi=9,lo=1,mid=5)");
+        // h5py's boolean (an int8 enum FALSE = 0, TRUE = 1) is Bool.
+        let c = &f.read(&b, "/bool", 0, None).unwrap().columns[0];
+        assert_eq!(c.dtype, DataType::Bool);
+        assert_eq!(f.info(&b, "/bool").unwrap().fields[0].dtype, DataType::Bool);
+        // A value with no label is null; the dictionary holds every label once.
+        let c = &f.read(&b, "/enum_unmatched", 0, None).unwrap().columns[0];
+        assert_eq!(c.null_count(), 2);
+        assert_eq!(c.children[0].len, 3);
+    }
+}

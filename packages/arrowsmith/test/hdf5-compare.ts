@@ -55,6 +55,8 @@ export function diff(got: unknown, want: unknown, at: string, nullable = false):
 interface Expected {
   datasets: Record<string, { rows: unknown[] | unknown; shape: number[]; nulls?: number[] }>;
   attrs?: Record<string, Record<string, unknown>>;
+  /** Datasets refused by design: an `unsupported` DecodeError naming this feature. */
+  errors?: Record<string, string>;
 }
 
 /** Every dataset and attribute of `json` read from `f` and compared; the problems found. */
@@ -84,6 +86,13 @@ export async function fileProblems(f: Hdf5Like, json: Expected): Promise<string[
         break;
       }
     }
+  }
+  for (const [path, needle] of Object.entries(json.errors ?? {})) {
+    const got = await f.read(path).then(
+      () => 'no error',
+      (e: { code?: string; message?: string }) => (e.code === 'unsupported' && e.message?.includes(needle) ? null : `${e.code}: ${e.message}`),
+    );
+    if (got) problems.push(`${path}: expected an unsupported error naming ${needle}, got ${got}`);
   }
   for (const [path, want] of Object.entries(json.attrs ?? {})) {
     let got: Record<string, unknown>;

@@ -1,14 +1,23 @@
-//! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF; any other id is a
-//! clear `Unsupported` error naming it.
+//! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF, blosc, bitshuffle,
+//! LZ4, Zstandard, scale-offset, N-bit; any other id is a clear `Unsupported` error
+//! naming it. Every filter writes at most the chunk's size: a stream that would produce
+//! more is an error, never a larger buffer.
 
 mod adler32;
 mod bits;
+mod bitshuffle;
+mod blosc;
+mod blosclz;
 mod deflate;
 mod huffman;
 pub mod inflate;
 mod inflate_fast;
+mod lz4;
 mod lzf;
+mod nbit;
+mod scaleoffset;
 mod shuffle;
+mod zstd;
 
 use std::borrow::Cow;
 
@@ -25,6 +34,11 @@ pub const SZIP: u16 = 4;
 pub const NBIT: u16 = 5;
 pub const SCALEOFFSET: u16 = 6;
 pub const LZF: u16 = 32000;
+pub const BLOSC: u16 = 32001;
+pub const LZ4: u16 = 32004;
+pub const BITSHUFFLE: u16 = 32008;
+pub const ZSTD: u16 = 32015;
+pub const BLOSC2: u16 = 32026;
 
 pub fn filter_name(id: u16) -> &'static str {
     match id {
@@ -35,10 +49,11 @@ pub fn filter_name(id: u16) -> &'static str {
         NBIT => "nbit",
         SCALEOFFSET => "scaleoffset",
         LZF => "lzf",
-        32001 => "blosc",
-        32004 => "lz4",
-        32008 => "bitshuffle",
-        32015 => "zstd",
+        BLOSC => "blosc",
+        LZ4 => "lz4",
+        BITSHUFFLE => "bitshuffle",
+        ZSTD => "zstd",
+        BLOSC2 => "blosc2",
         307 => "bzip2",
         _ => "unknown",
     }
@@ -46,7 +61,19 @@ pub fn filter_name(id: u16) -> &'static str {
 
 pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
     for f in filters {
-        if !matches!(f.id, DEFLATE | SHUFFLE | FLETCHER32 | LZF) {
+        if !matches!(
+            f.id,
+            DEFLATE
+                | SHUFFLE
+                | FLETCHER32
+                | LZF
+                | NBIT
+                | SCALEOFFSET
+                | BLOSC
+                | LZ4
+                | BITSHUFFLE
+                | ZSTD
+        ) {
             return Err(err(
                 offset,
                 ErrorCode::Unsupported,
@@ -124,6 +151,9 @@ pub fn apply_into(
                 shuffle::unshuffle_into(&buf, shuffle_size(last), out);
                 return Ok(out.len());
             }
+            NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
+                return decode_into(last, &buf, out, offset)
+            }
             _ => buf = undo(last, buf, out.len(), offset)?,
         }
     }
@@ -181,6 +211,12 @@ fn undo<'d>(f: &Filter, buf: Cow<'d, [u8]>, expected: usize, offset: u64) -> Res
             lzf::decompress(&buf, expected)
                 .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
         ),
+        NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
+            let mut v = arrowsmith_core::recycle::bytes_to_overwrite(expected);
+            let n = decode_into(f, &buf, &mut v, offset)?;
+            v.truncate(n);
+            Cow::Owned(v)
+        }
         id => {
             return Err(err(
                 offset,
@@ -189,4 +225,106 @@ fn undo<'d>(f: &Filter, buf: Cow<'d, [u8]>, expected: usize, offset: u64) -> Res
             ))
         }
     })
+}
+
+/// Undo one of the filters that decode into a slice (the chunk's size) and report the
+/// bytes written; more than the slice holds is an error.
+fn decode_into(f: &Filter, src: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
+    let r = match f.id {
+        NBIT => nbit::decode(src, &f.cd, out),
+        SCALEOFFSET => scaleoffset::decode(src, &f.cd, out),
+        BLOSC => blosc::decode(src, out, offset),
+        LZ4 => lz4::decode(src, out),
+        BITSHUFFLE => bitshuffle::decode(src, &f.cd, out),
+        ZSTD => zstd::decompress_into(src, out),
+        id => Err(format!("filter id {id} cannot decode into a chunk")),
+    };
+    match r {
+        Ok(n) if n <= out.len() => Ok(n),
+        Ok(n) => Err(err(
+            offset,
+            ErrorCode::Compression,
+            format!(
+                "{} chunk: decodes to {n} bytes, the chunk holds {}",
+                filter_name(f.id),
+                out.len()
+            ),
+        )),
+        Err(m) => Err(err(
+            offset,
+            ErrorCode::Compression,
+            format!("{} chunk: {m}", filter_name(f.id)),
+        )),
+    }
+}
+
+/// One raw LZ4 block into `out` (LZ4 filter blocks, blosc's lz4/lz4hc, bitshuffle's LZ4
+/// stage); returns the bytes written.
+fn lz4_block(src: &[u8], out: &mut [u8]) -> std::result::Result<usize, String> {
+    lz4_flex::block::decompress_into(src, out).map_err(|e| format!("lz4: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(id: u16, cd: &[u32]) -> Filter {
+        Filter {
+            id,
+            name: String::new(),
+            flags: 0,
+            cd: cd.to_vec(),
+        }
+    }
+
+    /// Streams that claim more output than the chunk holds are errors (code Compression,
+    /// naming the filter) decided from their headers: no filter allocates more than the
+    /// chunk's size whatever its input says.
+    #[test]
+    fn no_filter_writes_past_the_chunk() {
+        let chunk = 64usize;
+        let big = (1u64 << 40).to_be_bytes();
+        let mut lz4 = big.to_vec();
+        lz4.extend(4096u32.to_be_bytes());
+        let mut blosc = vec![2u8, 1, 0x21, 4];
+        blosc.extend((1u32 << 30).to_le_bytes());
+        blosc.extend(65536u32.to_le_bytes());
+        blosc.extend(32u32.to_le_bytes());
+        blosc.extend([0u8; 16]);
+        let mut bitshuffle = big.to_vec();
+        bitshuffle.extend(8192u32.to_be_bytes());
+        let mut so = [0u32; 20];
+        so[0] = 2; // integer scale type
+        so[2] = 1 << 30; // values in the chunk
+        so[4] = 4;
+        let nbit = [8u32, 0, 1 << 30, 1, 4, 0, 12, 0];
+        // A Zstandard frame of 4 KiB of zeros.
+        let zst = ruzstd::encoding::compress_to_vec(
+            &[0u8; 4096][..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let cases: Vec<(Filter, Vec<u8>, &str)> = vec![
+            (filter(LZ4, &[]), lz4, "lz4"),
+            (filter(BLOSC, &[2, 2, 4, 0, 5, 1, 1]), blosc, "blosc"),
+            (
+                filter(BITSHUFFLE, &[0, 0, 4, 0, 2]),
+                bitshuffle,
+                "bitshuffle",
+            ),
+            (filter(SCALEOFFSET, &so), vec![0u8; 64], "scaleoffset"),
+            (filter(NBIT, &nbit), vec![0u8; 64], "nbit"),
+            (filter(ZSTD, &[]), zst, "zstd"),
+        ];
+        for (f, data, name) in cases {
+            let e = apply(std::slice::from_ref(&f), 0, &data, chunk, 99).unwrap_err();
+            assert_eq!(
+                (e.code, e.offset),
+                (ErrorCode::Compression, 99),
+                "{name}: {e}"
+            );
+            assert!(e.message.starts_with(name), "{name}: {}", e.message);
+            let mut out = vec![0u8; chunk];
+            assert!(apply_into(&[f], 0, &data, &mut out, 99).is_err(), "{name}");
+        }
+    }
 }

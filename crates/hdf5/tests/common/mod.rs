@@ -69,6 +69,16 @@ fn num(col: &Column, i: usize) -> Option<f64> {
 pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String> {
     let fail = |m: String| Err(format!("{at}: {m}"));
     match exp {
+        Value::Object(o) if o.contains_key("hex") && col.dtype == DataType::DictionaryUtf8 => {
+            // An enum label: the key's entry in the dictionary.
+            if !is_valid(col, i) {
+                return fail(format!("null, expected label {}", o["hex"]));
+            }
+            let Buffer::I32(keys) = &col.buffers[0] else {
+                panic!("dictionary keys")
+            };
+            check(&col.children[0], keys[i] as usize, exp, at)
+        }
         Value::Object(o) if o.contains_key("hex") => {
             let h = o["hex"].as_str().unwrap();
             if !matches!(col.dtype, DataType::Utf8 | DataType::Binary) {
@@ -137,6 +147,16 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
             }
             t => fail(format!("expected a list, column is {t:?}")),
         },
+        Value::Number(n) if col.dtype == DataType::Bool => {
+            let Buffer::U8(bits) = &col.buffers[0] else {
+                panic!("bool bits")
+            };
+            let got = (bits[i / 8] >> (i % 8)) & 1;
+            if !is_valid(col, i) || Some(got as u64) != n.as_u64() {
+                return fail(format!("bool {got} (valid {}) != {n}", is_valid(col, i)));
+            }
+            Ok(())
+        }
         Value::Number(n) => {
             if !is_valid(col, i) {
                 return fail("null number".into());
@@ -177,6 +197,8 @@ pub fn check(col: &Column, i: usize, exp: &Value, at: &str) -> Result<(), String
                 fail(format!("{got} != {s}"))
             }
         }
+        // A value the writer's reader has no label for (enums): null.
+        Value::Null if is_valid(col, i) => fail("expected null".into()),
         Value::Null => Ok(()),
         Value::Bool(_) => fail("bool".into()),
     }
