@@ -8,7 +8,7 @@
 //! last `n % 8` elements as they are; with LZ4 or Zstandard each block is compressed on
 //! its own behind a big-endian length.
 
-use super::{lz4_block, zstd};
+use super::{be32_block, lz4_block, zstd};
 
 /// The filter's parameters: `cd[2]` element size, `cd[3]` block size in elements (0:
 /// the default), `cd[4]` compression.
@@ -83,13 +83,7 @@ pub fn decode(src: &[u8], cd: &[u32], out: &mut [u8]) -> Result<usize, String> {
             let mut tmp = Vec::new();
             blocks(total / es, block, |elems| {
                 let len = elems * es;
-                let n = src
-                    .get(ip..ip + 4)
-                    .map(|b| u32::from_be_bytes(b.try_into().unwrap()) as usize)
-                    .ok_or("bitshuffle: block length past the chunk")?;
-                let body = src
-                    .get(ip + 4..ip + 4 + n)
-                    .ok_or("bitshuffle: block past the chunk")?;
+                let (body, next) = be32_block(src, ip, "bitshuffle")?;
                 tmp.resize(len, 0);
                 let got = if compression == COMPRESS_LZ4 {
                     lz4_block(body, &mut tmp)?
@@ -102,7 +96,7 @@ pub fn decode(src: &[u8], cd: &[u32], out: &mut [u8]) -> Result<usize, String> {
                     ));
                 }
                 untrans_bit_elem(&tmp, &mut out[op..op + len], elems, es);
-                ip += 4 + n;
+                ip = next;
                 op += len;
                 Ok(())
             })?;

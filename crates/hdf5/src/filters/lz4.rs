@@ -2,7 +2,7 @@
 //! size: 4), then per block a big-endian compressed length and an LZ4 block; a block
 //! whose length equals its size is stored as is.
 
-use super::lz4_block;
+use super::{be32_block, lz4_block};
 
 /// Undo the filter into `out` (the chunk's size); returns the bytes written.
 pub fn decode(src: &[u8], out: &mut [u8]) -> Result<usize, String> {
@@ -20,15 +20,9 @@ pub fn decode(src: &[u8], out: &mut [u8]) -> Result<usize, String> {
     let (mut ip, mut op) = (12usize, 0usize);
     while op < total {
         let size = (block as usize).min(total - op);
-        let n = src
-            .get(ip..ip + 4)
-            .map(|b| u32::from_be_bytes(b.try_into().unwrap()) as usize)
-            .ok_or("lz4: block length past the chunk")?;
-        let body = src
-            .get(ip + 4..ip + 4 + n)
-            .ok_or("lz4: block past the chunk")?;
+        let (body, next) = be32_block(src, ip, "lz4")?;
         let dst = &mut out[op..op + size];
-        if n == size {
+        if body.len() == size {
             dst.copy_from_slice(body);
         } else {
             let got = lz4_block(body, dst)?;
@@ -38,7 +32,7 @@ pub fn decode(src: &[u8], out: &mut [u8]) -> Result<usize, String> {
                 ));
             }
         }
-        ip += 4 + n;
+        ip = next;
         op += size;
     }
     Ok(total)

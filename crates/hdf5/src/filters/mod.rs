@@ -258,6 +258,23 @@ fn decode_into(f: &Filter, src: &[u8], out: &mut [u8], offset: u64) -> Result<us
     }
 }
 
+/// The block at `at` of a stream of big-endian u32 length-prefixed blocks (the framing of
+/// the HDF5 LZ4 and bitshuffle filters), and where the next block starts.
+pub(crate) fn be32_block<'a>(
+    src: &'a [u8],
+    at: usize,
+    what: &str,
+) -> Result<(&'a [u8], usize), String> {
+    let n = src
+        .get(at..at + 4)
+        .map(|b| u32::from_be_bytes(b.try_into().unwrap()) as usize)
+        .ok_or_else(|| format!("{what}: block length past the chunk"))?;
+    let body = src
+        .get(at + 4..at + 4 + n)
+        .ok_or_else(|| format!("{what}: block past the chunk"))?;
+    Ok((body, at + 4 + n))
+}
+
 /// One raw LZ4 block into `out` (LZ4 filter blocks, blosc's lz4/lz4hc, bitshuffle's LZ4
 /// stage); returns the bytes written.
 fn lz4_block(src: &[u8], out: &mut [u8]) -> std::result::Result<usize, String> {
