@@ -13,7 +13,13 @@ use crate::{btree_v1, btree_v2, Ctx};
 pub enum LinkTarget {
     Hard(u64),
     Soft(String),
-    External(String),
+    /// A link to the object at `path` in the file named `file` (as stored: often relative).
+    External {
+        file: String,
+        path: String,
+    },
+    /// A user-defined link type (65–255), which only its plug-in understands.
+    UserDefined(u8),
 }
 
 pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> {
@@ -112,10 +118,30 @@ pub fn parse_link(ctx: &Ctx, data: &[u8], offset: u64) -> Result<(String, LinkTa
             let n = c.u16()? as usize;
             LinkTarget::Soft(String::from_utf8_lossy(c.bytes(n)?).into_owned())
         }
-        _ => {
+        64 => {
             let n = c.u16()? as usize;
-            LinkTarget::External(String::from_utf8_lossy(c.bytes(n)?).into_owned())
+            let at = c.off();
+            external(c.bytes(n)?, at)?
         }
+        t => LinkTarget::UserDefined(t),
     };
     Ok((name, target))
+}
+
+/// An external link's value: a version/flags byte, then the file name and the object path,
+/// each NUL-terminated.
+fn external(v: &[u8], at: u64) -> Result<LinkTarget> {
+    let bad = || invalid(at, "external link value is not a file name and a path");
+    let (&head, rest) = v.split_first().ok_or_else(bad)?;
+    if head >> 4 != 0 {
+        return Err(invalid(at, format!("external link version {}", head >> 4)));
+    }
+    let mut parts = rest.splitn(3, |&b| b == 0);
+    let file = parts.next().filter(|f| !f.is_empty()).ok_or_else(bad)?;
+    let path = parts.next().ok_or_else(bad)?;
+    parts.next().ok_or_else(bad)?; // the path's NUL
+    Ok(LinkTarget::External {
+        file: String::from_utf8_lossy(file).into_owned(),
+        path: String::from_utf8_lossy(path).into_owned(),
+    })
 }

@@ -103,6 +103,32 @@ pub struct Entry {
     /// Object header address (file-relative, as object references store it); `u64::MAX`
     /// for unresolved links. Two entries with the same address are the same object.
     pub addr: u64,
+    /// Links that do not resolve here: `file:/path` of an external link, the path of a
+    /// dangling soft link; empty otherwise.
+    pub target: String,
+}
+
+/// Where a path leads.
+enum Located {
+    /// The object header at this address.
+    Here(u64),
+    /// Through the external link at `via`, to `path` in `file`.
+    External {
+        via: String,
+        file: String,
+        path: String,
+    },
+}
+
+/// An external link's target path followed by the path components after the link.
+fn rejoin<'a>(target: String, rest: impl Iterator<Item = &'a str>) -> String {
+    rest.fold(target, |mut p, part| {
+        if !p.ends_with('/') {
+            p.push('/');
+        }
+        p.push_str(part);
+        p
+    })
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,7 +201,22 @@ impl Hdf5File {
         }
     }
 
+    /// The object `path` names: its header address, or an error naming the external link
+    /// it leads through (see [`Hdf5File::external_link`]).
     fn resolve(&self, ctx: &Ctx, path: &str, depth: u32) -> Result<u64> {
+        match self.locate(ctx, path, depth)? {
+            Located::Here(addr) => Ok(addr),
+            Located::External { via, file, path: p } => Err(err(
+                0,
+                ErrorCode::Unsupported,
+                format!("{via}: external link to {file}:{p} (a resolver for {file} follows it)"),
+            )),
+        }
+    }
+
+    /// Walk `path` from the root, following hard and soft links, stopping at the first
+    /// external link.
+    fn locate(&self, ctx: &Ctx, path: &str, depth: u32) -> Result<Located> {
         if depth > 16 {
             return Err(err(
                 0,
@@ -185,7 +226,8 @@ impl Hdf5File {
         }
         let mut addr = self.superblock.root;
         let mut walked = String::new();
-        for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        let mut parts = path.split('/').filter(|p| !p.is_empty() && *p != ".");
+        while let Some(part) = parts.next() {
             let oh = ObjectHeader::parse(ctx, addr)?;
             let links = group::links(ctx, &oh)?;
             let target = links.into_iter().find(|(n, _)| n == part).map(|(_, t)| t);
@@ -199,14 +241,30 @@ impl Hdf5File {
                     } else {
                         format!("{}/{t}", &walked[..walked.len() - part.len() - 1])
                     };
-                    self.resolve(ctx, &t, depth + 1)?
+                    match self.locate(ctx, &t, depth + 1)? {
+                        Located::Here(a) => a,
+                        Located::External { via, file, path } => {
+                            return Ok(Located::External {
+                                via,
+                                file,
+                                path: rejoin(path, parts),
+                            })
+                        }
+                    }
                 }
-                Some(LinkTarget::External(t)) => {
+                Some(LinkTarget::External { file, path }) => {
+                    return Ok(Located::External {
+                        via: walked,
+                        file,
+                        path: rejoin(path, parts),
+                    });
+                }
+                Some(LinkTarget::UserDefined(t)) => {
                     return Err(err(
                         0,
                         ErrorCode::Unsupported,
-                        format!("{walked}: external link to {t}"),
-                    ));
+                        format!("{walked}: user-defined link type {t}"),
+                    ))
                 }
                 None => {
                     return Err(err(
@@ -217,7 +275,21 @@ impl Hdf5File {
                 }
             };
         }
-        Ok(addr)
+        Ok(Located::Here(addr))
+    }
+
+    /// The first external link `path` leads through: the file it names (as stored) and the
+    /// path to read there (the link's target joined with the rest of `path`). `None` when
+    /// the path stays inside this file.
+    pub fn external_link(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+    ) -> Result<Option<(String, String)>> {
+        Ok(match self.locate(&self.ctx(src), path, 0)? {
+            Located::Here(_) => None,
+            Located::External { file, path, .. } => Some((file, path)),
+        })
     }
 
     /// Members of the group at `path`.
@@ -227,12 +299,15 @@ impl Hdf5File {
         let oh = ObjectHeader::parse(&ctx, addr)?;
         let mut out = Vec::new();
         for (name, target) in group::links(&ctx, &oh)? {
-            let addr = match target {
-                LinkTarget::Hard(a) => Some(a),
-                LinkTarget::Soft(_) => self
-                    .resolve(&ctx, &format!("{}/{name}", path.trim_end_matches('/')), 0)
-                    .ok(),
-                LinkTarget::External(_) => None,
+            let (addr, target) = match target {
+                LinkTarget::Hard(a) => (Some(a), String::new()),
+                LinkTarget::Soft(t) => (
+                    self.resolve(&ctx, &format!("{}/{name}", path.trim_end_matches('/')), 0)
+                        .ok(),
+                    t,
+                ),
+                LinkTarget::External { file, path } => (None, format!("{file}:{path}")),
+                LinkTarget::UserDefined(t) => (None, format!("user-defined link type {t}")),
             };
             let Some(addr) = addr else {
                 out.push(Entry {
@@ -241,6 +316,7 @@ impl Hdf5File {
                     shape: vec![],
                     dtype: String::new(),
                     addr: UNDEF,
+                    target,
                 });
                 continue;
             };
@@ -253,6 +329,7 @@ impl Hdf5File {
                     shape: ds.space.dims.clone(),
                     dtype: ds.dtype.describe(),
                     addr,
+                    target: String::new(),
                 }
             } else if let Some(m) = child.find(MSG_DATATYPE) {
                 let dt = attribute::datatype(&ctx, m.data, m.offset, m.flags & 2 != 0)?;
@@ -262,6 +339,7 @@ impl Hdf5File {
                     shape: vec![],
                     dtype: dt.describe(),
                     addr,
+                    target: String::new(),
                 }
             } else {
                 Entry {
@@ -270,6 +348,7 @@ impl Hdf5File {
                     shape: vec![],
                     dtype: String::new(),
                     addr,
+                    target: String::new(),
                 }
             };
             out.push(entry);

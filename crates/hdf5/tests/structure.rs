@@ -235,3 +235,53 @@ fn enums_are_dictionaries_of_their_labels() {
         assert_eq!(c.children[0].len, 3);
     }
 }
+
+/// External links: each dataset h5py read through main.h5 is reached by following
+/// `external_link` from file to file (the test is the resolver), and equals h5py's values;
+/// without following, a read names the link, the file and the path there.
+#[test]
+fn external_links_lead_to_the_linked_files() {
+    let dir = common::fixtures_dir().join("external");
+    let load = |n: &str| std::fs::read(dir.join(n)).unwrap();
+    let exp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("main.json")).unwrap()).unwrap();
+    for (path, d) in exp["datasets"].as_object().unwrap() {
+        let (mut name, mut p, mut hops) = ("main.h5".to_string(), path.clone(), 0);
+        let batch = loop {
+            let b = load(&name);
+            let f = Hdf5File::open(&b).unwrap();
+            match f.external_link(&b, &p).unwrap() {
+                Some((file, there)) => {
+                    let e = f.read(&b, &p, 0, None).unwrap_err();
+                    assert_eq!(e.code, arrowsmith_core::ErrorCode::Unsupported, "{path}");
+                    assert!(e.message.contains(&format!("{file}:{there}")), "{e}");
+                    (name, p, hops) = (file, there, hops + 1);
+                }
+                None => break f.read(&b, &p, 0, None).unwrap(),
+            }
+        };
+        assert_eq!(hops > 0, path != "/local", "{path}");
+        let rows = d["rows"].as_array().unwrap();
+        assert_eq!(batch.num_rows, rows.len(), "{path}");
+        for (i, r) in rows.iter().enumerate() {
+            common::check(&batch.columns[0], i, r, &format!("{path}[{i}]")).unwrap();
+        }
+    }
+    // list() names each link's file and path, as h5py reports them.
+    let b = load("main.h5");
+    let f = Hdf5File::open(&b).unwrap();
+    for (path, want) in exp["links"].as_object().unwrap() {
+        let (group, name) = path.rsplit_once('/').unwrap();
+        let e = f.list(&b, group).unwrap();
+        let e = e.iter().find(|e| e.name == name).unwrap();
+        assert_eq!(e.kind, EntryKind::Link);
+        assert_eq!(
+            e.target,
+            format!(
+                "{}:{}",
+                want[0].as_str().unwrap(),
+                want[1].as_str().unwrap()
+            )
+        );
+    }
+}

@@ -68,6 +68,22 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
+    /// The external link `path` leads through, as JSON `{"file", "path"}` (the file named
+    /// by the link, the path to read there); `""` when the path stays in this file.
+    #[wasm_bindgen(js_name = externalLink)]
+    pub fn external_link(&self, path: &str) -> Result<String, JsValue> {
+        Ok(
+            match self
+                .file()?
+                .external_link(&self.cache, path)
+                .map_err(js_error)?
+            {
+                Some((file, path)) => json::obj().str("file", &file).str("path", &path).finish(),
+                None => String::new(),
+            },
+        )
+    }
+
     /// A dataset's shape, type, layout, chunks and filters as JSON.
     pub fn info(&self, path: &str) -> Result<String, JsValue> {
         self.file()?

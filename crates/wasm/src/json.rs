@@ -147,12 +147,17 @@ fn kind(k: EntryKind) -> &'static str {
 #[cfg(feature = "hdf5")]
 pub fn entries(entries: &[Entry]) -> String {
     array(entries, |e| {
-        obj()
+        let o = obj()
             .str("name", &e.name)
             .str("kind", kind(e.kind))
             .raw("shape", &array(&e.shape, |d| d.to_string()))
-            .str("dtype", &e.dtype)
-            .finish()
+            .str("dtype", &e.dtype);
+        if e.target.is_empty() {
+            o
+        } else {
+            o.str("target", &e.target)
+        }
+        .finish()
     })
 }
 

@@ -2,7 +2,7 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import { abortable, checkAborted } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
-import { SchemaMismatch } from './errors.js';
+import { DecodeError, SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
 import type { FileSource } from './source.js';
 import type { FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
@@ -13,6 +13,8 @@ export interface Hdf5Entry {
   kind: 'group' | 'dataset' | 'datatype' | 'link';
   shape: number[];
   dtype: string;
+  /** A link that does not resolve in this file: `file:/path` of an external link, the target of a dangling soft link. */
+  target?: string;
 }
 export interface Hdf5DatasetInfo {
   shape: number[];
@@ -40,9 +42,21 @@ export interface Hdf5BatchOptions extends FileReadOptions {
 
 /**
  * Options of `openHdf5`: `pool` (row ranges, chunk-aligned, become parallel jobs), `signal`
- * (cancels the open), and for a URL how it is fetched (timeout, retries).
+ * (cancels the open), for a URL how it is fetched (timeout, retries), and `resolve`.
  */
-export type Hdf5Options = OpenOptions;
+export interface Hdf5Options extends OpenOptions {
+  /**
+   * Follows external links: called with the file name a link stores (as written, often
+   * relative: `scan_0001.h5`), it gives that file's source (anything `openHdf5` takes) or
+   * `undefined` if there is none (a `not-found` error). Linked files open once, with these
+   * options, and close with this file. Without it, a path through an external link is an
+   * `unsupported` DecodeError naming the file and the path there.
+   */
+  resolve?: (file: string) => FileSource | undefined | Promise<FileSource | undefined>;
+}
+
+/** External links followed from one file to the next before giving up (a cycle of files). */
+const MAX_LINKED_DEPTH = 16;
 
 /** The wasm-side reader (crates/wasm) as this module calls it. */
 interface WasmHdf5Reader {
@@ -56,6 +70,7 @@ interface WasmHdf5Reader {
   plan(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
   read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): WasmBatchHandle;
   readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
+  externalLink(path: string): string;
 }
 
 /**
@@ -76,6 +91,11 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
   protected override readonly format = 'HDF5';
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
+  #options: Hdf5Options = {};
+  /** Files opened to follow external links, by the name the links store. */
+  #linked = new Map<string, Promise<Hdf5File>>();
+  /** External links followed to reach this file. */
+  #depth = 0;
 
   static async open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
     return Hdf5File.openWith(await instanceAsync('hdf5'), source, options);
@@ -88,16 +108,64 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     const make = (w: Loaded<'hdf5'>, size: number) => new w.glue.Hdf5Reader(size) as unknown as WasmHdf5Reader;
     const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openHdf5', format: 'HDF5', http: options });
     const f = new Hdf5File(p);
+    f.#options = { ...options, signal: undefined };
     return f.setUp(options, () => f.openReader((h) => h.open(), options.signal));
   }
 
-  /** Children of a group: name, kind, shape, dtype. */
+  /**
+   * Where `path` leads when reading it here failed with `e`: the linked file and the path in
+   * it, if the path goes through an external link (otherwise `e` stands).
+   */
+  async #across(path: string, e: unknown, signal?: AbortSignal): Promise<{ file: Hdf5File; path: string }> {
+    if (!(e instanceof DecodeError && e.code === 'unsupported')) throw e;
+    const json = await this.op(() => this.call(() => this.handle.externalLink(path), signal));
+    if (!json) throw e;
+    const link = JSON.parse(json) as { file: string; path: string };
+    const resolve = this.#options.resolve;
+    if (!resolve) throw e;
+    if (this.#depth >= MAX_LINKED_DEPTH) throw new DecodeError('HDF5', undefined, 'too-deep', `${path}: more than ${MAX_LINKED_DEPTH} external links in a row`);
+    let file = this.#linked.get(link.file);
+    if (!file) {
+      file = (async () => {
+        const source = await resolve(link.file);
+        if (source === undefined || source === null) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: external link to ${link.file}:${link.path}, which the resolver does not have`);
+        const f = await Hdf5File.open(source, this.#options);
+        f.#depth = this.#depth + 1;
+        return f;
+      })();
+      this.#linked.set(link.file, file);
+      file.catch(() => this.#linked.delete(link.file));
+    }
+    return { file: await abortable(signal, () => file), path: link.path };
+  }
+
+  /** `own()`, or for a path through an external link `other` on the linked file. */
+  async #via<T>(path: string, signal: AbortSignal | undefined, own: () => Promise<T>, other: (f: Hdf5File, path: string) => Promise<T>): Promise<T> {
+    try {
+      return await own();
+    } catch (e) {
+      const to = await this.#across(path, e, signal);
+      return other(to.file, to.path);
+    }
+  }
+
+  /** Children of a group: name, kind, shape, dtype (and a link's target). */
   list(path = '/', options: ReadOptions = {}): Promise<Hdf5Entry[]> {
-    return abortable(options.signal, () => this.op(async () => JSON.parse(await this.call(() => this.handle.list(path), options.signal))));
+    return this.#via(
+      path,
+      options.signal,
+      () => abortable(options.signal, () => this.op(async () => JSON.parse(await this.call(() => this.handle.list(path), options.signal)))),
+      (f, p) => f.list(p, options),
+    );
   }
 
   /** A dataset's shape, dtype, layout, chunking and filters. */
   info(path: string, options: ReadOptions = {}): Promise<Hdf5DatasetInfo> {
+    return this.#via(path, options.signal, () => this.#info(path, options), (f, p) => f.info(p, options));
+  }
+
+  /** `info` of a dataset in this file. */
+  #info(path: string, options: ReadOptions = {}): Promise<Hdf5DatasetInfo> {
     return abortable(options.signal, async () => {
       let p = this.#infos.get(path);
       if (!p) {
@@ -112,6 +180,10 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
 
   /** Attributes of a group or dataset: scalars as values, arrays as arrays. */
   attrs(path = '/', options: ReadOptions = {}): Promise<Record<string, unknown>> {
+    return this.#via(path, options.signal, () => this.#attrs(path, options), (f, p) => f.attrs(p, options));
+  }
+
+  #attrs(path: string, options: ReadOptions): Promise<Record<string, unknown>> {
     return abortable(options.signal, () => this.op(async () => {
       const handles = await this.call(() => this.handle.attrs(path), options.signal);
       const out: Record<string, unknown> = {};
@@ -130,6 +202,10 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
    * type → one column named after the dataset; trailing dimensions → FixedSizeList.
    */
   read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
+    return this.#via(path, options.signal, () => this.#read(path, options), (f, p) => f.read(p, options));
+  }
+
+  #read(path: string, options: Hdf5ReadOptions): Promise<Table> {
     return abortable(options.signal, async () => {
       if (this.pooled) {
         const jobs = await this.#jobs(path, options.start ?? 0, options.count, this.readLimit(options.maxReadBytes));
@@ -153,7 +229,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
    */
   async #jobs(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Promise<Job[] | undefined> {
     const { pool, ref } = this.pooled!;
-    const info = await this.info(path);
+    const info = await this.#info(path);
     const total = info.shape[0];
     if (total === undefined || !(start >= 0) || start > total || (count !== undefined && !(count >= 0 && start + count <= total))) return undefined;
     const end = count === undefined ? total : start + count;
@@ -177,7 +253,14 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
   async *batches(path: string, options: Hdf5BatchOptions = {}): AsyncGenerator<RecordBatch> {
     const rows = options.rows ?? 65536;
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
-    const total = (await this.info(path, options)).shape[0] ?? 1;
+    let total: number;
+    try {
+      total = (await this.#info(path, options)).shape[0] ?? 1;
+    } catch (e) {
+      const to = await this.#across(path, e, options.signal);
+      yield* to.file.batches(to.path, options);
+      return;
+    }
     if (this.pooled && total > rows) {
       const { pool, ref } = this.pooled;
       const jobs: Job[] = [];
@@ -189,6 +272,13 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     for (let start = 0; start < total; start += rows) {
       yield await abortable(options.signal, () => this.readBatch(path, start, Math.min(rows, total - start), options));
     }
+  }
+
+  /** Closes the files opened to follow external links too. */
+  override close(): Promise<void> {
+    const linked = [...this.#linked.values()];
+    this.#linked.clear();
+    return Promise.all([super.close(), ...linked.map((f) => f.then((l) => l.close(), () => undefined))]).then(() => undefined);
   }
 
   private async readBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
