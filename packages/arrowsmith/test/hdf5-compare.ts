@@ -49,6 +49,8 @@ export function diff(got: unknown, want: unknown, at: string, nullable = false):
   if (typeof got === 'boolean') return Number(got) === Number(want) ? null : `${at}: ${got} vs ${want}`;
   if (typeof got === 'bigint') return got === BigInt(want as number | string) ? null : `${at}: ${got} vs ${want}`;
   if (want === 'nan' || want === 'NaN') return Number.isNaN(got) ? null : `${at}: expected NaN, got ${got}`;
+  // fxjson.py writes infinities as "inf" / "-inf".
+  if (want === 'inf' || want === '-inf') return got === (want === 'inf' ? Infinity : -Infinity) ? null : `${at}: expected ${want}, got ${got}`;
   return Object.is(got, want) || (typeof want === 'string' && Object.is(got, Number(want))) ? null : `${at}: expected ${want}, got ${String(got)}`;
 }
 
