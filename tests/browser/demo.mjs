@@ -60,6 +60,27 @@ async function settled(page, timeout = 60_000) {
 const rowCells = (page, r) =>
   page.evaluate((r) => Array.from(document.querySelectorAll(`.grid-row[data-row="${r}"] .cell[data-col]`), (c) => c.textContent), r);
 
+/** The structure tree's nodes: badge (kind) and label. */
+const treeNodes = (page) =>
+  page.evaluate(() =>
+    Array.from(document.querySelectorAll('#tree .node'), (n) => {
+      const kind = n.querySelector('.kind')?.textContent ?? '';
+      return { kind, label: n.textContent.slice(kind.length) };
+    }),
+  );
+
+/** Nothing inside the element is wider than it (text wraps instead of being cut or scrolled away). */
+const notClipped = (page, selector) => page.evaluate((s) => ((e) => e.scrollWidth <= e.clientWidth + 1)(document.querySelector(s)), selector);
+
+/** The time chart's text boxes (time labels, legend) neither overlap nor leave the canvas. */
+const labelsApart = (page) =>
+  page.evaluate(() => {
+    const { labels } = window.arrowsmithDemo.chart;
+    const width = document.getElementById('chart').clientWidth;
+    const overlap = (a, b) => Math.abs(a.y - b.y) < 11 && a.x < b.x + b.w && b.x < a.x + a.w;
+    return labels.length > 0 && labels.every((a, i) => a.x >= 0 && a.x + a.w <= width + 1 && labels.every((b, j) => i === j || !overlap(a, b)));
+  });
+
 async function benchmark(page, runs, timeout = 180_000) {
   await page.fill('#bench-runs', String(runs));
   await page.evaluate(() => (window.arrowsmithDemo.bench = undefined));
@@ -93,6 +114,8 @@ async function run({ browser, report, outDir }) {
     const host = await page.evaluate(() => window.arrowsmithDemo.host);
     report(host?.cores > 0 && /\d/.test(host?.browser ?? ''), 'host panel shows cores and browser version', JSON.stringify(host));
     report(host?.crossOriginIsolated === true, 'host panel: cross-origin isolated');
+    const prompt = await page.evaluate(() => ({ intro: document.getElementById('intro')?.textContent ?? '', hint: document.getElementById('drop-hint')?.hidden === false }));
+    report(/drop a file/i.test(prompt.intro) && prompt.hint, 'with a mouse the prompt offers dropping a file', JSON.stringify(prompt));
 
     // --- The built-in sample (click), checked against @msgpack/msgpack in Node.
     const sample = join(root, 'fixtures/samples/sensors.msgpack');
@@ -106,6 +129,8 @@ async function run({ browser, report, outDir }) {
     report(rows?.split('×')[0].replace(/\D/g, '') === '20000', 'sample decoded: 20,000 rows shown', rows);
     report(worker, 'decoding ran in the worker');
     report(isolated, 'page is cross-origin isolated (COOP/COEP)');
+    const status = (await page.locator('#status').textContent()) ?? '';
+    report(/first read [\d.]+ ms \(decoded when opened; the module's init before it: [\d.]+ ms\)/.test(status) && !/rows read in/.test(status), 'timing line: the first read (the decode at open) and the module init, not a "read"', status);
     const fileinfo = await page.locator('#fileinfo').textContent();
     report(/MessagePack/.test(fileinfo ?? '') && fileinfo.includes(readFileSync(sample).length.toLocaleString('en-US')), 'format sniffed and file size shown', fileinfo);
     const schema = (await page.locator('#schema').textContent()) ?? '';
@@ -126,7 +151,7 @@ async function run({ browser, report, outDir }) {
     report(JSON.stringify(got15k) === JSON.stringify(want15k), 'row 15,000 after scrolling matches', `${JSON.stringify(got15k)} != ${JSON.stringify(want15k)}`);
     // A cell click shows it below the table.
     await section(report, 'cell click', async () => {
-      await page.locator('.grid-row .cell[data-col="2"]').first().click({ timeout: 5000 });
+      await page.locator('.grid-row .cell[data-col="2"]').first().click({ timeout: 20_000 });
       report(!(await page.locator('#cellplot-panel').isHidden()), 'clicking a cell shows it');
     });
     await page.screenshot({ path: join(outDir, 'demo-sample.png'), fullPage: true });
@@ -162,6 +187,8 @@ async function run({ browser, report, outDir }) {
       const want = wantNames.map((k) => expectedCell(ref[100][k]));
       const idx = await page.locator('.grid-row[data-row="0"] .cell.idx').textContent();
       report(JSON.stringify(cells) === JSON.stringify(want) && idx === '100', 'reading rows 100..109 shows row 100 first', `${idx}: ${JSON.stringify(cells)}`);
+      const cut = (await page.locator('#status').textContent()) ?? '';
+      report(/cut from the decoded table in [\d.]+ ms \(the file was decoded when opened, [\d.]+ ms\)/.test(cut), 'timing line: a later selection is a cut of the decoded table', cut);
       await page.fill('#sel-offset', '');
       await page.fill('#sel-limit', '');
       await page.click('#read');
@@ -173,19 +200,30 @@ async function run({ browser, report, outDir }) {
       const bench = await benchmark(page, 3);
       for (const d of MSGPACK_DECODERS) {
         const r = bench.results.find((x) => x.label === d);
-        report(r && !r.error && r.times.length === 3 && r.times.every((t) => t >= 0) && r.rows === 20000, `benchmark: ${d} produced numbers`, JSON.stringify(r)?.slice(0, 300));
+        report(r && !r.error && r.times.length === 3 && r.times.every((t) => t >= 0) && r.rows === 20000 && r.firstMs > 0 && r.initMs >= 0, `benchmark: ${d} produced init, first-read and warm numbers`, JSON.stringify(r)?.slice(0, 300));
       }
       const benchRows = await page.locator('#bench-table tbody tr').count();
       const mbs = await page.locator('#bench-table td.mbs').allTextContents();
       report(benchRows === MSGPACK_DECODERS.length && mbs.length > 0 && mbs.every((x) => Number(x) > 0), 'benchmark table shows MB/s per decoder', `${benchRows} rows, MB/s ${mbs}`);
       report(await page.locator('#bench-chart').isVisible(), 'benchmark bar chart shown');
+      const firsts = await page.locator('#bench-table td.first').allTextContents();
+      const warms = await page.locator('#bench-table td.warm').allTextContents();
+      report(firsts.length === MSGPACK_DECODERS.length && firsts.every((x) => Number(x) > 0) && warms.every((x) => Number(x) > 0), 'benchmark table: first read and warm median per decoder, Arrowsmith and the peers', `${firsts} / ${warms}`);
+      const warmStatus = (await page.locator('#status').textContent()) ?? '';
+      report(/warm median [\d.]+ ms \(benchmark\)/.test(warmStatus), 'timing line gains the warm median after the benchmark', warmStatus);
 
       // --- Export → import round trip, and a second host side by side.
       const [download] = await Promise.all([page.waitForEvent('download', { timeout: 20_000 }), page.click('#bench-export')]);
       const exportedPath = join(outDir, 'demo-bench-export.json');
       await download.saveAs(exportedPath);
       const exported = JSON.parse(readFileSync(exportedPath, 'utf8'));
-      report(exported.arrowsmithBench === 1 && exported.results.length === MSGPACK_DECODERS.length && exported.host?.arch === host.arch, 'export writes a JSON file with the results and host', JSON.stringify(exported).slice(0, 200));
+      const h = exported.host ?? {};
+      report(
+        exported.arrowsmithBench === 2 && exported.results.length === MSGPACK_DECODERS.length && h.arch === host.arch && h.cores > 0 && /\w/.test(h.os ?? '') && h.engine === 'Blink' && /\d/.test(h.browser) && h.crossOriginIsolated === true &&
+          exported.results.every((r) => r.firstMs > 0 && r.times.length === 3) && exported.results.find((r) => r.decoder === 'arrowsmith-simd')?.simd === true,
+        'export: host (architecture, cores, OS, engine and version, isolation), build, cold and warm figures',
+        JSON.stringify(exported).slice(0, 300),
+      );
       const other = { ...exported, host: { ...exported.host, arch: 'ARM', cores: 8, browser: 'Safari 18.2', archSource: 'client hints' }, results: exported.results.map((r) => ({ ...r, times: r.times.map((t) => t * 1.7) })) };
       const otherPath = join(outDir, 'demo-bench-other-host.json');
       writeFileSync(otherPath, JSON.stringify(other));
@@ -195,6 +233,29 @@ async function run({ browser, report, outDir }) {
       report(JSON.stringify(imported[0]) === JSON.stringify(exported), 'import of the exported file round-trips exactly');
       const hosts = await page.locator('#bench-table tbody tr td:first-child').allTextContents();
       report(new Set(hosts).size >= 2 && hosts.some((h) => h.startsWith('ARM · 8 cores · Safari 18.2')) && hosts.length === 3 * MSGPACK_DECODERS.length, 'imported results shown side by side with this host', [...new Set(hosts)].join(' | '));
+      // Normalised per decoder: each host's warm MB/s over the first host's (this one).
+      const rel = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table tbody tr'), (tr) => [tr.dataset.decoder, tr.querySelector('td.name').textContent, tr.querySelector('td.rel')?.textContent]));
+      const med = (xs) => { const a = [...xs].sort((x, y) => x - y); const m = a.length >> 1; return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2; };
+      const wantRel = (set) => exported.results.map((r) => (r.bytes / med(set.results.find((x) => x.decoder === r.decoder).times)) / (r.bytes / med(r.times)));
+      const otherRows = rel.filter((r) => r[1].startsWith('ARM · 8 cores'));
+      const wantOther = wantRel(other).map((x) => `${x.toFixed(2)}×`);
+      report(
+        (await page.locator('#bench-metric').inputValue()) === 'rel' && JSON.stringify(otherRows.map((r) => r[2])) === JSON.stringify(wantOther) && rel.filter((r) => !r[1].startsWith('ARM · 8')).every((r) => r[2] === '1.00×'),
+        'several hosts: the chart and table normalise per decoder (× the first host, warm)',
+        `${JSON.stringify(otherRows.map((r) => r[2]))} != ${JSON.stringify(wantOther)}`,
+      );
+      // A run under emulation: labelled, and no speed figure anywhere.
+      const emu = { ...exported, host: { ...exported.host, arch: 'ARM', emulated: true, browser: 'Node 24 (qemu)' } };
+      const emuPath = join(outDir, 'demo-bench-emulated.json');
+      writeFileSync(emuPath, JSON.stringify(emu));
+      await page.setInputFiles('#bench-import', emuPath);
+      await page.waitForFunction(() => window.arrowsmithDemo.imported.length === 3, null, { timeout: 10_000 }).catch(() => {});
+      const emuRows = await page.evaluate(() => ({
+        labelled: Array.from(document.querySelectorAll('#bench-table tbody tr.emulated'), (tr) => tr.textContent.includes('emulated — correctness only')),
+        figures: document.querySelectorAll('#bench-table tr.emulated :is(td.mbs, td.warm, td.first)').length,
+      }));
+      report(emuRows.labelled.length === MSGPACK_DECODERS.length && emuRows.labelled.every(Boolean) && emuRows.figures === 0, 'an emulated run is labelled "emulated — correctness only", with no speed figures', JSON.stringify(emuRows));
+      await page.locator('#bench').screenshot({ path: join(outDir, 'demo-bench-hosts.png') });
       await page.locator('#bench').screenshot({ path: join(outDir, 'demo-bench.png') });
       await page.click('#bench-clear');
     });
@@ -202,6 +263,7 @@ async function run({ browser, report, outDir }) {
     // --- Drop each sample of the samples index through a DataTransfer drop event.
     await section(report, 'samples dropped', async () => {
       const index = JSON.parse(readFileSync(join(root, 'fixtures/samples/index.json'), 'utf8'));
+      const before = await page.evaluate(() => ({ bench: window.arrowsmithDemo.bench !== undefined, rows: document.querySelectorAll('#bench-table tbody tr').length }));
       for (const s of index) {
         const bytes = readFileSync(join(root, 'fixtures/samples', s.file));
         await drop(page, s.file, bytes);
@@ -219,6 +281,9 @@ async function run({ browser, report, outDir }) {
           report(name === s.file && (shown.tree > 0 || /not in this build yet/.test(shown.error)), `dropped sample ${s.file}: structure or a readable message`, JSON.stringify(shown));
         }
       }
+      // The previous file's benchmark does not describe the file opened since.
+      const after = await page.evaluate(() => ({ bench: window.arrowsmithDemo.bench !== undefined, rows: document.querySelectorAll('#bench-table tbody tr').length, exportable: !document.getElementById('bench-export').disabled }));
+      report(before.bench && before.rows > 0 && !after.bench && after.rows === 0 && !after.exportable, 'opening another file clears the previous benchmark results', JSON.stringify({ before, after }));
 
     });
 
@@ -285,6 +350,18 @@ async function run({ browser, report, outDir }) {
             const want = Object.keys(JSON.parse(readFileSync(path.replace(/\.h5$/, '.json'), 'utf8')).datasets).map((p) => p.split('/').pop());
             const missing = want.filter((d) => !shown.tree.some((t) => t.endsWith(d)));
             report(missing.length === 0, 'HDF5 structure lists every dataset', `missing ${missing.slice(0, 5)}`);
+            // Folded attributes (more than 4 on an object) are badged as attributes, not GROUP;
+            // the counts are h5py's.
+            const ref = JSON.parse(readFileSync(path.replace(/\.h5$/, '.json'), 'utf8'));
+            const nodes = await treeNodes(page);
+            const folded = nodes.filter((n) => /^\d+ attributes$/.test(n.label));
+            const wantFolded = Object.values(ref.attrs).map((a) => Object.keys(a).length).filter((n) => n > 4).sort((a, b) => a - b);
+            report(
+              JSON.stringify(folded.map((n) => Number.parseInt(n.label, 10)).sort((a, b) => a - b)) === JSON.stringify(wantFolded) && folded.every((n) => n.kind === 'attributes') && nodes.filter((n) => n.kind === 'group').every((n) => Object.keys(ref.groups).includes(`/${n.label}`)),
+              'HDF5: attributes under a dataset or group are badged ATTRIBUTES, only groups are GROUP',
+              JSON.stringify(nodes.filter((n) => n.kind !== 'dataset')),
+            );
+            report(await notClipped(page, '#browser-panel'), 'HDF5: structure text wraps inside its panel (nothing clipped)', await page.evaluate(() => `${document.getElementById('browser-panel').scrollWidth} > ${document.getElementById('browser-panel').clientWidth}`));
           }
           await page.screenshot({ path: join(outDir, 'demo-hdf5.png'), fullPage: true });
           // The HDF5 peers decode it in the browser even when Arrowsmith cannot yet.
@@ -304,6 +381,11 @@ async function run({ browser, report, outDir }) {
             report(rows?.split('×')[0].replace(/\D/g, '') === String(total), 'TsFile: the first table read, all its rows', `${rows} != ${total}`);
             const missing = want.fields.map((f) => f[0]).filter((f) => !shown.tree.some((t) => t.endsWith(f)));
             report(missing.length === 0, 'TsFile structure lists every measurement', `missing ${missing}`);
+            // One panel per device (a combination of tags), each with its own value range.
+            const panels = await page.evaluate(() => window.arrowsmithDemo.chart.panels);
+            report(panels === want.devices.length, `TsFile: the chart draws one panel per device (${want.devices.length})`, `${panels} panels`);
+            report(await labelsApart(page), 'TsFile: chart labels do not overlap', JSON.stringify(await page.evaluate(() => window.arrowsmithDemo.chart.labels)));
+            await page.locator('#chart-panel').screenshot({ path: join(outDir, 'demo-tsfile-panels.png') });
             if (await page.locator('#chart-panel').isVisible()) {
               await page.locator('#chart').scrollIntoViewIfNeeded();
               const box = await page.locator('#chart').boundingBox();
@@ -369,6 +451,22 @@ async function run({ browser, report, outDir }) {
       });
     }
 
+    // --- Files of none of the three formats say so instead of decoding as MessagePack.
+    await section(report, 'unrecognised files', async () => {
+      const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(64, 7)]);
+      for (const [name, bytes, why] of [
+        ['empty.msgpack', new Uint8Array(0), 'the file is empty'],
+        ['notes.txt', Buffer.from('time,value\n2024-01-01T00:00:00Z,1.5\nnaïve café ✓\n'), 'it looks like text'],
+        ['picture.png', png, 'it looks like a PNG image'],
+      ]) {
+        await drop(page, name, bytes);
+        await page.waitForFunction((name) => document.getElementById('filename').textContent === name && !document.getElementById('error').hidden, name, { timeout: 30_000 });
+        const got = await page.evaluate(() => ({ format: document.getElementById('format').textContent, error: document.getElementById('error').textContent, rows: document.getElementById('workspace').hidden }));
+        report(got.format === 'not recognised' && got.error.startsWith(`${name} is not a MessagePack, TsFile or HDF5 file: ${why}`) && got.rows, `unrecognised ${name}: "${why}", not decoded as MessagePack`, JSON.stringify(got));
+        await page.screenshot({ path: join(outDir, `demo-unrecognised-${name.replace(/\W/g, '-')}.png`) });
+      }
+    });
+
     // --- A corrupt file dropped on the page shows a readable error with the offset.
     await drop(page, 'corrupt.msgpack', new Uint8Array([0x93, 0x01, 0xc1, 0x02]));
     await page.locator('#error:not([hidden])').waitFor({ timeout: 30_000 });
@@ -380,6 +478,8 @@ async function run({ browser, report, outDir }) {
     await page.close();
     server.close();
   }
+  await section(report, 'narrow touch screen', () => narrowScreen({ browser, report, outDir }));
+  await section(report, 'shared results', () => sharedResults({ browser, report, outDir }));
   await section(report, 'static host', () => staticHost({ browser, report }));
   await section(report, 'host fallback', () => hostFallback({ browser, report }));
   await section(report, 'adapters', () => adapterTests({ report, outDir }));
@@ -473,6 +573,82 @@ export async function run() {
     'TsFile adapter: the time filter, devices and columns are pushed into read()',
     JSON.stringify(ts),
   );
+}
+
+/**
+ * A 390 px touch screen (a phone): the prompt says choose (nothing to drop), nothing is wider
+ * than the viewport (the rows grid scrolls inside itself), chart labels do not overlap, and
+ * the structure text wraps.
+ */
+async function narrowScreen({ browser, report, outDir }) {
+  const server = await startDemo(0);
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  try {
+    await page.goto(urlOf(server));
+    await page.locator('button.sample').first().waitFor({ timeout: 30_000 });
+    const prompt = await page.evaluate(() => ({ intro: document.getElementById('intro')?.textContent ?? '', hint: document.getElementById('drop-hint')?.hidden === true }));
+    report(/choose a file/i.test(prompt.intro) && !/drop/i.test(prompt.intro) && prompt.hint, '390 px touch screen: the prompt says "choose", not "drop"', JSON.stringify(prompt));
+    await page.locator('button.sample').first().click();
+    await settled(page);
+    const fit = await page.evaluate(() => {
+      const grid = document.querySelector('.grid');
+      const box = grid.getBoundingClientRect();
+      return { page: document.documentElement.scrollWidth, right: Math.round(box.right), gridScrolls: grid.scrollWidth > grid.clientWidth };
+    });
+    report(fit.page <= 390 && fit.right <= 390 && fit.gridScrolls, '390 px: the page fits the viewport; the rows grid scrolls within it', JSON.stringify(fit));
+    report(await labelsApart(page), '390 px: time chart labels do not overlap', JSON.stringify(await page.evaluate(() => window.arrowsmithDemo.chart.labels)));
+    await page.screenshot({ path: join(outDir, 'demo-390-msgpack.png'), fullPage: true });
+    const ts = join(root, 'fixtures/tsfile/cpp_gorilla_uncompressed.tsfile');
+    await drop(page, 'gorilla.tsfile', readFileSync(ts));
+    await page.waitForFunction(() => document.getElementById('filename').textContent === 'gorilla.tsfile', null, { timeout: 30_000 });
+    await settled(page);
+    report((await labelsApart(page)) && (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, '390 px: TsFile device panels fit, labels apart', JSON.stringify(await page.evaluate(() => window.arrowsmithDemo.chart.labels)));
+    await page.screenshot({ path: join(outDir, 'demo-390-tsfile.png'), fullPage: true });
+    await drop(page, 'dense_attrs.h5', readFileSync(join(root, 'fixtures/hdf5/dense_attrs.h5')));
+    await page.waitForFunction(() => document.getElementById('filename').textContent === 'dense_attrs.h5', null, { timeout: 30_000 });
+    await settled(page);
+    report((await notClipped(page, '#browser-panel')) && (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, '390 px: HDF5 structure text wraps inside its panel', await page.evaluate(() => `${document.getElementById('browser-panel').scrollWidth} / ${document.getElementById('browser-panel').clientWidth}`));
+    await page.screenshot({ path: join(outDir, 'demo-390-hdf5.png'), fullPage: true });
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
+/**
+ * Results shared by URL (`?results=`) and the committed reference results (one button per
+ * browser): loaded beside this host's, and checked to be complete exports of their engine.
+ */
+async function sharedResults({ browser, report, outDir }) {
+  const dir = join(root, 'web-demo/public/results');
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+  const ENGINE = { chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' };
+  for (const b of Object.keys(ENGINE)) {
+    const entry = index.find((x) => x.file === `${b}.json`);
+    const set = entry && JSON.parse(readFileSync(join(dir, entry.file), 'utf8'));
+    const ok =
+      set?.arrowsmithBench === 2 && set.host.engine === ENGINE[b] && !set.host.emulated && set.host.cores > 0 && /\d/.test(set.host.browser) && set.file.name === 'sensors.msgpack' &&
+      MSGPACK_DECODERS.every((d) => set.results.some((r) => r.label === d && !r.error && r.firstMs > 0 && r.initMs >= 0 && r.times.length >= 5 && r.rows === 20000));
+    report(ok, `reference results for ${b}: a complete export (${ENGINE[b]}, cold and warm figures per decoder)`, JSON.stringify(set)?.slice(0, 300));
+  }
+  const server = await startDemo(0);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(`${urlOf(server)}?results=results/firefox.json&results=results/webkit.json`);
+    await page.waitForFunction(() => window.arrowsmithDemo?.imported.length === 2, null, { timeout: 30_000 });
+    const rows = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table tbody tr td:first-child'), (td) => td.textContent));
+    report(rows.length === 2 * MSGPACK_DECODERS.length && rows.some((r) => /Firefox/.test(r)) && rows.some((r) => /MiniBrowser|WebKit|Safari/.test(r)), '?results= loads shared results into the table', JSON.stringify([...new Set(rows)]));
+    const buttons = await page.locator('#bench-references button').allTextContents();
+    report(buttons.length === index.length && index.every((x) => buttons.includes(x.label)), 'a button per committed reference result', JSON.stringify(buttons));
+    await page.locator('#bench-references button', { hasText: index.find((x) => x.file === 'chromium.json').label }).click();
+    await page.waitForFunction(() => window.arrowsmithDemo.imported.length === 3, null, { timeout: 10_000 }).catch(() => {});
+    const metric = await page.locator('#bench-metric').inputValue();
+    report((await page.evaluate(() => window.arrowsmithDemo.imported.length)) === 3 && metric === 'rel', 'a reference button adds its results; several hosts are normalised per decoder', metric);
+    await page.locator('#bench').screenshot({ path: join(outDir, 'demo-bench-references.png') });
+  } finally {
+    await page.close();
+    server.close();
+  }
 }
 
 /** Without client hints the architecture is guessed from the user agent, or said to be unknown. */

@@ -1,7 +1,7 @@
 // Benchmark decoders, run inside a worker. Arrowsmith runs in the SIMD worker or the scalar
 // worker (one wasm build per JS realm); the JavaScript peers run in the scalar worker.
 // Heavy peers (h5wasm's 4 MB bundle, jsfive) are loaded only when an HDF5 file is benchmarked.
-import { decodeMsgpack } from 'arrowsmith';
+import { decodeMsgpack, simdActive } from 'arrowsmith';
 import { exported } from './exports.js';
 import type { FormatName } from './sniff.js';
 
@@ -36,7 +36,14 @@ export const DECODERS: Record<FormatName, DecoderInfo[]> = {
 export interface BenchResult {
   decoder: DecoderId;
   label: string;
-  /** Milliseconds per run (after one warm-up run). */
+  /**
+   * Getting ready in a fresh worker, ms: Arrowsmith compiles and instantiates the format's
+   * module; a peer imports its code (h5wasm also compiles its module).
+   */
+  initMs?: number;
+  /** The first read right after that (cold: code compiled on first use, fresh memory), ms. */
+  firstMs?: number;
+  /** Milliseconds per run after the first (warm). */
   times: number[];
   bytes: number;
   rows: number;
@@ -161,15 +168,26 @@ async function peerRun(id: DecoderId, bytes: Uint8Array): Promise<Run> {
   }
 }
 
-export async function runBench(id: DecoderId, label: string, format: FormatName, bytes: Uint8Array, runs: number, simd?: boolean): Promise<BenchResult> {
-  const result: BenchResult = { decoder: id, label, times: [], bytes: bytes.length, rows: 0, simd };
+/**
+ * One decoder in a fresh worker: its init, its first read (cold), then `runs` timed reads
+ * (warm). `load` loads the format's Arrowsmith module (timed as Arrowsmith's init).
+ */
+export async function runBench(id: DecoderId, label: string, format: FormatName, bytes: Uint8Array, runs: number, load: () => Promise<unknown>): Promise<BenchResult> {
+  const result: BenchResult = { decoder: id, label, times: [], bytes: bytes.length, rows: 0 };
   try {
-    const run = id.startsWith('arrowsmith') ? await arrowsmithRun(format, bytes) : await peerRun(id, bytes);
-    result.rows = await run(); // warm-up
+    const t0 = performance.now();
+    const arrowsmith = id.startsWith('arrowsmith');
+    if (arrowsmith) await load();
+    const run = arrowsmith ? await arrowsmithRun(format, bytes) : await peerRun(id, bytes);
+    result.initMs = performance.now() - t0;
+    if (arrowsmith) result.simd = simdActive();
+    const t1 = performance.now();
+    result.rows = await run();
+    result.firstMs = performance.now() - t1;
     for (let i = 0; i < runs; i++) {
-      const t0 = performance.now();
+      const t = performance.now();
       await run();
-      result.times.push(performance.now() - t0);
+      result.times.push(performance.now() - t);
     }
   } catch (e) {
     result.error = errorText(e);

@@ -2,6 +2,7 @@
 // numeric sequence, and the benchmark bar chart (one bar per decoder and host).
 import { DataType, type Table } from 'apache-arrow';
 
+const FONT = '11px system-ui, sans-serif';
 export const COLORS = ['#2d6cdf', '#e0662d', '#2a9d5b', '#a63fc2', '#c29a1f', '#d1345b', '#3aa6b9', '#6b6b6b'];
 
 function setup(canvas: HTMLCanvasElement, cssHeight: number) {
@@ -13,13 +14,13 @@ function setup(canvas: HTMLCanvasElement, cssHeight: number) {
   const g = canvas.getContext('2d')!;
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
   g.clearRect(0, 0, w, cssHeight);
-  g.font = '11px system-ui, sans-serif';
+  g.font = FONT;
   return { g, w, h: cssHeight };
 }
 
 const fmt = (v: number) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : +v.toFixed(3) + '');
 
-function axes(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number, lo: number, hi: number) {
+function axes(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number, lo: number, hi: number, ticks = 4) {
   g.strokeStyle = '#c8ccd6';
   g.fillStyle = '#5a6270';
   g.beginPath();
@@ -28,9 +29,9 @@ function axes(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y
   g.lineTo(x1, y1);
   g.stroke();
   g.textAlign = 'right';
-  for (let i = 0; i <= 4; i++) {
-    const v = lo + ((hi - lo) * i) / 4;
-    const y = y1 - ((y1 - y0) * i) / 4;
+  for (let i = 0; i <= ticks; i++) {
+    const v = lo + ((hi - lo) * i) / ticks;
+    const y = y1 - ((y1 - y0) * i) / ticks;
     g.fillText(fmt(v), x0 - 4, y + 4);
   }
 }
@@ -44,6 +45,9 @@ export class TimeChart {
   private range?: [number, number];
   private xs: Float64Array = new Float64Array();
   private plotted = false;
+  /** Panels drawn last (one per device with `groupBy`), and the boxes of the text under them (for tests). */
+  panels = 0;
+  labels: { text: string; x: number; y: number; w: number }[] = [];
   onZoom?: (start: number, end: number) => void;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
@@ -70,13 +74,17 @@ export class TimeChart {
     return t0 + ((Math.min(Math.max(x, this.left), this.left + w) - this.left) / w) * (t1 - t0);
   }
 
-  /** Returns the names of the plotted columns. */
-  draw(table: Table, timeColumn: string, columns: string[]): string[] {
-    const { g, w, h } = setup(this.canvas, 220);
+  /**
+   * Plots numeric columns against time; returns the names plotted. With `groupBy` columns
+   * (TsFile tags: one device per combination) each device gets its own small panel with its
+   * own value range, so devices of unrelated ranges stay readable; time is shared.
+   */
+  draw(table: Table, timeColumn: string, columns: string[], groupBy: string[] = []): string[] {
     const tcol = table.getChild(timeColumn);
     const names = columns.filter((c) => c !== timeColumn && table.getChild(c) && isNumeric(table.schema.fields.find((f) => f.name === c)!.type)).slice(0, COLORS.length);
     this.plotted = false;
     if (!tcol || !names.length || table.numRows < 1) {
+      const { g } = setup(this.canvas, 60);
       g.fillStyle = '#5a6270';
       g.fillText('No numeric columns to plot against time for this selection.', 12, 20);
       return [];
@@ -92,71 +100,141 @@ export class TimeChart {
     for (const x of xs) if (Number.isFinite(x)) (t0 = Math.min(t0, x)), (t1 = Math.max(t1, x));
     if (t1 === t0) t1 = t0 + 1;
     this.range = [t0, t1];
-    const series = names.map((c) => {
-      const col = table.getChild(c)!;
-      // Null-free float and 8-32-bit int columns convert in bulk; others cell by cell.
-      const t = col.type as DataType;
-      if (col.nullCount === 0 && (DataType.isFloat(t) || (DataType.isInt(t) && (t as unknown as { bitWidth: number }).bitWidth <= 32))) {
-        return Float64Array.from(col.toArray() as ArrayLike<number>);
-      }
-      const ys = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        const v = col.get(i);
-        ys[i] = v === null || v === undefined ? NaN : Number(v);
-      }
-      return ys;
-    });
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const ys of series) for (const y of ys) if (Number.isFinite(y)) (lo = Math.min(lo, y)), (hi = Math.max(hi, y));
-    if (!Number.isFinite(lo)) (lo = 0), (hi = 1);
-    if (hi === lo) hi = lo + 1;
+    const series = names.map((c) => numbers(table, c));
+    const groups = rowGroups(table, groupBy.filter((c) => c !== timeColumn && table.getChild(c)));
+    const shown = groups.slice(0, MAX_PANELS);
+    const multi = shown.length > 1;
+    const panelH = multi ? 92 : 180;
+    // Lay out the text under the panels first (time labels, legend rows), to size the canvas.
+    const m = this.canvas.getContext('2d')!;
+    m.font = FONT;
+    const cw = this.canvas.clientWidth || this.canvas.parentElement?.clientWidth || 800;
+    const a = new Date(t0).toISOString().replace('.000Z', 'Z');
+    const b = new Date(t1).toISOString().replace('.000Z', 'Z');
+    const fits = m.measureText(a).width + m.measureText(b).width + 16 <= cw - this.left - this.right;
+    let legendRows = 1;
+    for (let x = this.left, k = 0; k < names.length; k++) {
+      const lw = m.measureText(`■ ${names[k]}`).width + 14;
+      if (x + lw > cw && x > this.left) (legendRows++, (x = this.left));
+      x += lw;
+    }
+    const below = 18 + (fits ? 0 : 13) + legendRows * 14 + (groups.length > shown.length ? 16 : 0) + 8;
+    const { g, w } = setup(this.canvas, shown.length * panelH + below);
     const L = this.left;
-    const top = 10;
-    const bottom = h - 36;
     const pw = w - L - this.right;
-    axes(g, L, top, L + pw, bottom, lo, hi);
-    g.textAlign = 'left';
-    g.fillText(new Date(t0).toISOString().replace('.000Z', 'Z'), L, bottom + 14);
-    g.textAlign = 'right';
-    g.fillText(new Date(t1).toISOString().replace('.000Z', 'Z'), L + pw, bottom + 14);
-    // Min/max per pixel column keeps millions of points fast and faithful.
-    series.forEach((ys, k) => {
-      g.strokeStyle = COLORS[k]!;
-      g.beginPath();
-      let lastPx = -1;
-      let mn = 0;
-      let mx = 0;
-      let fresh = true;
-      const flush = () => {
-        if (lastPx < 0) return;
-        const yA = bottom - ((mn - lo) / (hi - lo)) * (bottom - top);
-        const yB = bottom - ((mx - lo) / (hi - lo)) * (bottom - top);
-        fresh ? g.moveTo(L + lastPx, yA) : g.lineTo(L + lastPx, yA);
-        fresh = false;
-        if (yA !== yB) g.lineTo(L + lastPx, yB);
-      };
-      for (let i = 0; i < n; i++) {
-        const y = ys[i]!;
-        if (!Number.isFinite(y) || !Number.isFinite(xs[i]!)) continue;
-        const px = Math.round(((xs[i]! - t0) / (t1 - t0)) * pw);
-        if (px !== lastPx) {
-          flush();
-          // Time going back (the next device of a multi-device table) starts a new line.
-          if (px < lastPx) fresh = true;
-          lastPx = px;
-          mn = mx = y;
-        } else (mn = Math.min(mn, y)), (mx = Math.max(mx, y));
+    shown.forEach((grp, p) => {
+      const top = 8 + p * panelH + (multi ? 14 : 0);
+      const bottom = 8 + (p + 1) * panelH - (multi ? 6 : 0);
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const ys of series) for (const i of grp.rows) if (Number.isFinite(ys[i]!)) (lo = Math.min(lo, ys[i]!)), (hi = Math.max(hi, ys[i]!));
+      if (!Number.isFinite(lo)) (lo = 0), (hi = 1);
+      if (hi === lo) hi = lo + 1;
+      axes(g, L, top, L + pw, bottom, lo, hi, multi ? 2 : 4);
+      if (multi) {
+        g.fillStyle = '#1d2430';
+        g.textAlign = 'left';
+        g.fillText(grp.label, L + 4, top - 3);
       }
-      flush();
-      g.stroke();
-      g.fillStyle = COLORS[k]!;
-      g.textAlign = 'left';
-      g.fillText(`■ ${names[k]}`, L + 8 + k * 120, h - 6);
+      series.forEach((ys, k) => line(g, COLORS[k]!, xs, ys, grp.rows, t0, t1, L, pw, top, bottom, lo, hi));
     });
+    // Time labels: both ends when they fit side by side, else the end on its own line.
+    this.panels = shown.length;
+    this.labels = [];
+    const put = (text: string, x: number, y: number, align: CanvasTextAlign) => {
+      g.textAlign = align;
+      g.fillText(text, x, y);
+      const w = g.measureText(text).width;
+      this.labels.push({ text, x: align === 'right' ? x - w : x, y, w });
+    };
+    const dateY = 8 + shown.length * panelH + 12;
+    g.fillStyle = '#5a6270';
+    put(a, L, dateY, 'left');
+    put(fits ? b : `→ ${b}`, L + pw, fits ? dateY : dateY + 13, 'right');
+    // Legend: entries laid out by their measured width, wrapping within the canvas.
+    let lx = L;
+    let ly = dateY + (fits ? 16 : 29);
+    names.forEach((name, k) => {
+      const label = `■ ${name}`;
+      const lw = g.measureText(label).width + 14;
+      if (lx + lw > w && lx > L) (lx = L), (ly += 14);
+      g.fillStyle = COLORS[k]!;
+      put(label, lx, ly, 'left');
+      lx += lw;
+    });
+    if (groups.length > shown.length) {
+      g.fillStyle = '#5a6270';
+      put(`first ${shown.length} of ${groups.length} devices shown; tick devices to choose`, L, ly + 16, 'left');
+    }
     this.plotted = true;
     return names;
   }
+}
+
+/** Small multiples: at most this many device panels. */
+const MAX_PANELS = 12;
+
+/** A numeric column as doubles (nulls as NaN). */
+function numbers(table: Table, name: string): Float64Array {
+  const col = table.getChild(name)!;
+  const t = col.type as DataType;
+  // Null-free float and 8-32-bit int columns convert in bulk; others cell by cell.
+  if (col.nullCount === 0 && (DataType.isFloat(t) || (DataType.isInt(t) && (t as unknown as { bitWidth: number }).bitWidth <= 32))) {
+    return Float64Array.from(col.toArray() as ArrayLike<number>);
+  }
+  const ys = new Float64Array(table.numRows);
+  for (let i = 0; i < ys.length; i++) {
+    const v = col.get(i);
+    ys[i] = v === null || v === undefined ? NaN : Number(v);
+  }
+  return ys;
+}
+
+/** Row indices per combination of the `by` columns' values, in order of appearance. */
+function rowGroups(table: Table, by: string[]): { label: string; rows: number[] }[] {
+  const all = { label: '', rows: Array.from({ length: table.numRows }, (_, i) => i) };
+  if (!by.length) return [all];
+  const cols = by.map((c) => table.getChild(c)!);
+  const map = new Map<string, number[]>();
+  for (let i = 0; i < table.numRows; i++) {
+    const key = cols.map((c) => String(c.get(i) ?? '∅')).join('.');
+    let rows = map.get(key);
+    if (!rows) map.set(key, (rows = []));
+    rows.push(i);
+  }
+  return [...map].map(([label, rows]) => ({ label, rows }));
+}
+
+/** One series of one panel; min/max per pixel column keeps millions of points fast and faithful. */
+function line(g: CanvasRenderingContext2D, color: string, xs: Float64Array, ys: Float64Array, rows: number[], t0: number, t1: number, L: number, pw: number, top: number, bottom: number, lo: number, hi: number) {
+  g.strokeStyle = color;
+  g.beginPath();
+  let lastPx = -1;
+  let mn = 0;
+  let mx = 0;
+  let fresh = true;
+  const flush = () => {
+    if (lastPx < 0) return;
+    const yA = bottom - ((mn - lo) / (hi - lo)) * (bottom - top);
+    const yB = bottom - ((mx - lo) / (hi - lo)) * (bottom - top);
+    fresh ? g.moveTo(L + lastPx, yA) : g.lineTo(L + lastPx, yA);
+    fresh = false;
+    if (yA !== yB) g.lineTo(L + lastPx, yB);
+  };
+  for (const i of rows) {
+    const y = ys[i]!;
+    if (!Number.isFinite(y) || !Number.isFinite(xs[i]!)) continue;
+    const px = Math.round(((xs[i]! - t0) / (t1 - t0)) * pw);
+    if (px !== lastPx) {
+      flush();
+      // Time going back (another device in one panel) starts a new line.
+      if (px < lastPx) fresh = true;
+      lastPx = px;
+      mn = mx = y;
+    } else (mn = Math.min(mn, y)), (mx = Math.max(mx, y));
+  }
+  flush();
+  g.stroke();
 }
 
 /** A plot of one numeric sequence (a VL cell) against its index. */
@@ -191,6 +269,8 @@ export interface Bar {
   series: string;
   value?: number;
   error?: string;
+  /** Shown instead of a bar (e.g. an emulated run: no speed figure). */
+  note?: string;
 }
 
 /** Horizontal grouped bars: one group per decoder, one bar per host (series). */
@@ -213,6 +293,11 @@ export function barChart(canvas: HTMLCanvasElement, bars: Bar[], unit: string) {
       const y = y0 + si * (barH + 2);
       g.textAlign = 'left';
       if (!b) return;
+      if (b.note !== undefined) {
+        g.fillStyle = '#6b6b6b';
+        g.fillText(b.note, L + 4, y + 12);
+        return;
+      }
       if (b.error !== undefined || b.value === undefined) {
         g.fillStyle = '#b02a2a';
         g.fillText(`error: ${(b.error ?? 'no result').slice(0, 90)}`, L + 4, y + 12);

@@ -11,6 +11,16 @@ export interface HostInfo {
   platformVersion?: string;
   cores: number;
   browser: string;
+  /** The browser engine: Blink, Gecko or WebKit (JavaScriptCore), from the user agent. */
+  engine?: string;
+  /** Operating system and version, as far as the browser tells. */
+  os?: string;
+  /**
+   * The run was under CPU emulation (e.g. qemu-user): its results check correctness only and
+   * are never shown as that architecture's speed. Set by the page's `?emulated=1` or by the
+   * tool that wrote the results.
+   */
+  emulated?: boolean;
   wasmSimd: boolean;
   crossOriginIsolated: boolean;
   userAgent: string;
@@ -33,6 +43,19 @@ function browserName(ua: UAData | undefined, full?: { brand: string; version: st
   return `${name} ${m[2]}`;
 }
 
+export function engineFromUA(ua: string): string {
+  if (/\bGecko\/\d/.test(ua) && /Firefox\//.test(ua)) return 'Gecko';
+  if (/Chrome\/|Chromium\/|Edg\//.test(ua)) return 'Blink';
+  if (/AppleWebKit\//.test(ua)) return 'WebKit';
+  return 'unknown';
+}
+
+function osFromUA(ua: string, platform?: string, version?: string): string {
+  const m = /\((?:[^;)]*;\s*)?((?:Windows NT|Mac OS X|Android|CrOS|Linux|iPhone OS|CPU OS)[^;)]*)/.exec(ua);
+  const fromUa = m?.[1]?.replace(/_/g, '.').trim();
+  return [platform, version].filter(Boolean).join(' ') || fromUa || 'unknown';
+}
+
 export function archFromText(s: string): string | undefined {
   if (/\b(arm|aarch64|arm64)\b/i.test(s)) return 'ARM';
   if (/\b(x86_64|x86-64|x64|amd64|win64|wow64|i[3-6]86|x86)\b/i.test(s)) return 'x86';
@@ -50,7 +73,9 @@ export async function hostInfo(): Promise<HostInfo> {
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     userAgent: navigator.userAgent,
     platform: ua?.platform,
+    engine: engineFromUA(navigator.userAgent),
   };
+  if (new URLSearchParams(globalThis.location?.search ?? '').get('emulated') === '1') info.emulated = true;
   try {
     const hv = await ua?.getHighEntropyValues?.(['architecture', 'bitness', 'platformVersion', 'fullVersionList']);
     if (hv) {
@@ -66,6 +91,7 @@ export async function hostInfo(): Promise<HostInfo> {
   } catch {
     // Client hints refused: fall through to the user agent.
   }
+  info.os = osFromUA(navigator.userAgent, info.platform, info.platformVersion);
   if (info.arch === 'unknown') {
     const guess = archFromText(`${navigator.userAgent} ${(navigator as { platform?: string }).platform ?? ''}`);
     if (guess) {
@@ -81,6 +107,8 @@ export function archText(h: HostInfo): string {
   return `${h.arch}${h.bitness ? ` ${h.bitness}-bit` : ''}${h.archSource === 'user agent' ? ' (guessed from the user agent)' : ''}`;
 }
 
+export const EMULATED = 'emulated — correctness only';
+
 export function hostLabel(h: HostInfo): string {
-  return `${h.arch === 'unknown' ? '?' : h.arch} · ${h.cores} cores · ${h.browser}`;
+  return `${h.arch === 'unknown' ? '?' : h.arch}${h.emulated ? ` (${EMULATED})` : ''} · ${h.cores} cores · ${h.browser}`;
 }

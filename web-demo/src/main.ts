@@ -2,14 +2,15 @@
 // structure, read a selection, see the Arrow schema, rows (virtualized), a time-series
 // chart and sequence plots; benchmark decoders in workers; host info; export/import results.
 import { DataType, tableFromIPC, type Table } from 'apache-arrow';
-import { DECODERS, type BenchResult } from './bench.js';
+import { DECODERS } from './bench.js';
 import { barChart, isNumeric, plotSequence, TimeChart, type Bar } from './charts.js';
 import { findTimeColumn } from './formats/arrow-util.js';
 import { FORMAT_LABEL } from './formats/index.js';
 import type { Selection, TreeNode } from './formats/types.js';
 import { cellText, esc, Grid, numericSequence } from './grid.js';
-import { archText, hostInfo, hostLabel, type HostInfo } from './host.js';
-import { sniff, type FormatName } from './sniff.js';
+import { type BenchSet, type Metric, METRIC_UNIT, metricValue, parseSets, stats } from './results.js';
+import { archText, EMULATED, hostInfo, hostLabel, type HostInfo } from './host.js';
+import { sniff, unrecognised, type FormatName } from './sniff.js';
 import type { WireError, WorkerReply, WorkerRequest } from './worker.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -63,18 +64,13 @@ const demo = {
   imported: [] as BenchSet[],
   busy: false,
   grid: undefined as Grid | undefined,
+  chart: undefined as TimeChart | undefined,
 };
 (window as unknown as { arrowsmithDemo: typeof demo }).arrowsmithDemo = demo;
 
 const main = new WorkerClient('');
-// Benchmark workers are fresh for each run (a peer that aborts, like h5wasm on some files,
-// cannot spoil the next run) and terminated afterwards (their memory is released).
-let benchWorkers: Partial<Record<'simd' | 'scalar', WorkerClient>> = {};
-const benchWorker = (k: 'simd' | 'scalar') => (benchWorkers[k] ??= new WorkerClient(k === 'simd' ? '?simd=1' : '?simd=0'));
-function endBenchWorkers() {
-  for (const w of Object.values(benchWorkers)) w.terminate();
-  benchWorkers = {};
-}
+// Each decoder is benchmarked in a fresh worker (its init and first read are cold, and a
+// peer that aborts, like h5wasm on some files, cannot spoil the next), terminated afterwards.
 
 // ---------------------------------------------------------------- state
 let file: File | undefined;
@@ -83,9 +79,13 @@ let timeColumn: string | undefined;
 let timeFilterPushed = false;
 const sel: { path?: string; columns: Set<string>; devices: Set<string>; start?: number; end?: number } = { columns: new Set(), devices: new Set() };
 const grid = (demo.grid = new Grid($('table')));
-const chart = new TimeChart($<HTMLCanvasElement>('chart'));
+const chart = (demo.chart = new TimeChart($<HTMLCanvasElement>('chart')));
 let generation = 0;
-let openedText = '';
+let seriesColumns: string[] = [];
+/** The open reply of the current file (its timings), and whether its first read was shown. */
+let opened: Extract<WorkerReply, { type: 'opened' }> | undefined;
+let firstShown = false;
+const BENCH_HELP = 'Open a file, then run the benchmark: each decoder runs in a fresh worker: its init, its first read (cold), then N timed reads (warm).';
 
 function errorMessage(name: string, e: WireError): string {
   if (e.offset !== undefined && e.format) {
@@ -141,6 +141,22 @@ async function openFile(f: File) {
   // Sniff on the main thread too, for the file info line (1 MiB covers HDF5 user blocks).
   const head = new Uint8Array(await f.slice(0, Math.min(f.size, 1 << 20)).arrayBuffer());
   const sniffed = sniff(head);
+  // The previous file's benchmark results do not describe this one.
+  demo.bench = undefined;
+  $<HTMLButtonElement>('bench-export').disabled = true;
+  $('bench-status').textContent = BENCH_HELP;
+  renderBench(demo.imported);
+  const foreign = sniffed === 'msgpack' ? unrecognised(head, f.size) : undefined;
+  if (foreign) {
+    format = demo.format = undefined;
+    $('fileinfo').hidden = false;
+    $('filename').textContent = f.name;
+    $('format').textContent = 'not recognised';
+    $('size').textContent = `${f.size.toLocaleString('en-US')} bytes (${fmtBytes(f.size)})`;
+    $('status').textContent = `${f.name}: not opened`;
+    demo.busy = false;
+    return showError(`${f.name} is not a MessagePack, TsFile or HDF5 file: ${foreign}.`, true);
+  }
   // The peers can be benchmarked on the file even when Arrowsmith cannot open it.
   format = demo.format = sniffed;
   $('fileinfo').hidden = false;
@@ -163,11 +179,13 @@ async function openFile(f: File) {
   timeColumn = reply.timeColumn;
   timeFilterPushed = !!reply.timeFilterPushed;
   $('format').textContent = FORMAT_LABEL[reply.format];
-  openedText = `opened in ${reply.ms.toFixed(1)} ms by the ${reply.simd ? 'SIMD' : 'scalar'} build`;
-  $('status').textContent = `${f.name}: ${FORMAT_LABEL[reply.format]}, ${openedText} (in a worker)`;
+  seriesColumns = reply.seriesColumns ?? [];
+  opened = reply;
+  $('status').textContent = `${f.name}: ${FORMAT_LABEL[reply.format]}, opening…`;
   sel.path = reply.initial.path;
   renderTree(reply.tree);
   $('workspace').hidden = false;
+  firstShown = false;
   await read();
   demo.busy = false;
 }
@@ -254,10 +272,40 @@ async function read() {
   $('error').hidden = true;
   const table = tableFromIPC(reply.ipc);
   demo.table = table;
-  $('status').textContent = `${file?.name}: ${FORMAT_LABEL[format!]}, ${openedText}; ${table.numRows.toLocaleString('en-US')} rows read in ${reply.ms.toFixed(1)} ms (in a worker)`;
+  $('status').textContent = timingLine(table, reply.ms);
   $('about').textContent = reply.about ?? '';
   $('about-box').hidden = !reply.about;
   showTable(table, format === 'tsfile' ? 0 : (s.offset ?? 0));
+}
+
+/**
+ * The status line: the first read (with the module's init before it, when this file loaded
+ * it), then what later reads cost. MessagePack decodes the whole file when it is opened, so
+ * its first read is the open, and later selections are cut from the decoded table.
+ */
+function timingLine(table: Table, readMs: number): string {
+  const o = opened!;
+  const rows = `${table.numRows.toLocaleString('en-US')} rows`;
+  const build = `${o.simd ? 'SIMD' : 'scalar'} build, in a worker`;
+  const init = o.initMs !== undefined ? `; the module's init before it: ${o.initMs.toFixed(1)} ms` : '';
+  const cold = o.firstOfFormat ? ' (first read of this format in the worker: its code compiles on first use)' : '';
+  const warm = demo.bench ? warmText() : '; warm median: run the benchmark';
+  const head = `${file?.name}: ${FORMAT_LABEL[o.format]}, ${rows}`;
+  const first = !firstShown;
+  firstShown = true;
+  if (o.format === 'msgpack') {
+    if (first) return `${head}; first read ${o.ms.toFixed(1)} ms (decoded when opened${init})${cold}${warm} · ${build}`;
+    return `${head}; cut from the decoded table in ${readMs.toFixed(1)} ms (the file was decoded when opened, ${o.ms.toFixed(1)} ms)${warm} · ${build}`;
+  }
+  if (first) return `${head}; opened in ${o.ms.toFixed(1)} ms${init}, first read ${readMs.toFixed(1)} ms${cold}${warm} · ${build}`;
+  return `${head}; read in ${readMs.toFixed(1)} ms${warm} · ${build}`;
+}
+
+/** This host's Arrowsmith warm median for the open file, from the last benchmark. */
+function warmText(): string {
+  const r = demo.bench?.results.find((x) => x.decoder === (opened?.simd ? 'arrowsmith-simd' : 'arrowsmith-scalar'));
+  const st = r && stats(r);
+  return st ? `; warm median ${st.median.toFixed(1)} ms (benchmark)` : '';
 }
 
 function showTable(table: Table, base = 0) {
@@ -279,8 +327,9 @@ function drawChart(table: Table) {
     const numeric = table.schema.fields.filter((f) => isNumeric(f.type) && f.name !== timeColumn).map((f) => f.name);
     // Ticked columns, else the first numeric one (series of unrelated scales share one axis).
     const wanted = sel.columns.size ? numeric.filter((c) => sel.columns.has(c)) : [];
-    chart.draw(table, timeColumn!, wanted.length ? wanted : numeric.slice(0, 1));
-    $('chart-help').textContent = `Drag across the chart to zoom into a time range: ${timeFilterPushed ? 'the time filter is pushed into the reader' : 'the rows in that range are cut from the decoded table in the worker (sorted time column)'}. Tick numeric columns in the structure panel to plot them.`;
+    chart.draw(table, timeColumn!, wanted.length ? wanted : numeric.slice(0, 1), seriesColumns);
+    const panels = seriesColumns.some((c) => table.getChild(c)) ? ' Each device has its own panel and value range.' : '';
+    $('chart-help').textContent = `Drag across the chart to zoom into a time range: ${timeFilterPushed ? 'the time filter is pushed into the reader' : 'the rows in that range are cut from the decoded table in the worker (sorted time column)'}. Tick numeric columns in the structure panel to plot them.${panels}`;
     $('zoom-reset').hidden = sel.start === undefined;
     $('zoom-info').textContent = sel.start !== undefined ? `${new Date(sel.start).toISOString()} → ${new Date(sel.end!).toISOString()}` : '';
   }
@@ -344,60 +393,47 @@ async function loadSamples() {
   if (!res.ok) return;
   const list = (await res.json()) as { file: string; label: string; format?: string }[];
   for (const s of list) {
-    const b = document.createElement('button');
-    b.className = 'sample';
-    b.type = 'button';
-    b.textContent = s.label;
-    b.dataset.file = s.file;
-    b.onclick = async () => {
+    const b = fileButton('sample', s.label, s.file, async () => {
       const r = await fetch(`samples/${s.file}`);
       if (!r.ok) return showError(`Could not fetch the sample ${s.file}: HTTP ${r.status}`);
       void open(new File([await r.blob()], s.file));
-    };
+    });
     $('samples').append(b);
   }
 }
 
+/** A button naming a file of the demo's folder (a sample, a reference result). */
+function fileButton(className: string, label: string, file: string, onclick: () => unknown): HTMLButtonElement {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = label;
+  b.dataset.file = file;
+  b.onclick = () => void onclick();
+  return b;
+}
+
 // ---------------------------------------------------------------- benchmark
-export interface BenchSet {
-  arrowsmithBench: 1;
-  date: string;
-  host: HostInfo;
-  file: { name: string; size: number; format: FormatName };
-  runs: number;
-  results: BenchResult[];
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-export function stats(r: BenchResult) {
-  if (r.error || !r.times.length) return undefined;
-  const med = median(r.times);
-  return { median: med, min: Math.min(...r.times), max: Math.max(...r.times), mbs: r.bytes / 1e6 / (med / 1000), rowsPerSec: r.rows / (med / 1000) };
-}
-
 async function runBenchmark() {
   if (!file || !format || demo.busy) return;
   const runs = Math.max(1, Math.min(100, Number($<HTMLInputElement>('bench-runs').value) || 5));
   demo.busy = true;
   $<HTMLButtonElement>('bench-run').disabled = true;
-  const set: BenchSet = { arrowsmithBench: 1, date: new Date().toISOString(), host: demo.host ?? (await hostInfo()), file: { name: file.name, size: file.size, format }, runs, results: [] };
+  const set: BenchSet = { arrowsmithBench: 2, date: new Date().toISOString(), host: demo.host ?? (await hostInfo()), file: { name: file.name, size: file.size, format }, runs, results: [] };
   demo.bench = undefined;
   for (const d of DECODERS[format]) {
-    $('bench-status').textContent = `Running ${d.label} (${runs} runs)…`;
-    const reply = await benchWorker(d.worker).request({ type: 'bench', file, format, decoder: d.id, label: d.label, runs });
+    $('bench-status').textContent = `Running ${d.label} in a fresh worker (init, first read, ${runs} warm runs)…`;
+    const w = new WorkerClient(d.worker === 'simd' ? '?simd=1' : '?simd=0');
+    const reply = await w.request({ type: 'bench', file, format, decoder: d.id, label: d.label, runs });
+    w.terminate();
     set.results.push(reply.type === 'bench' ? reply.result : { decoder: d.id, label: d.label, times: [], bytes: file.size, rows: 0, error: reply.type === 'error' ? reply.error.message : 'no reply' });
     renderBench([set, ...demo.imported]);
   }
-  endBenchWorkers();
   demo.bench = set;
-  $('bench-status').textContent = `${file.name}: ${runs} runs per decoder after a warm-up, each decoder in a worker (Arrowsmith SIMD and scalar in separate workers).`;
+  $('bench-status').textContent = `${file.name}: each decoder in a fresh worker: its init, its first read (cold), then ${runs} warm runs (median, min, max).`;
   $<HTMLButtonElement>('bench-run').disabled = false;
   $<HTMLButtonElement>('bench-export').disabled = false;
+  if (demo.table && opened) $('status').textContent = $('status').textContent!.replace(/; warm median: run the benchmark|; warm median [\d.]+ ms \(benchmark\)/, warmText());
   demo.busy = false;
 }
 
@@ -407,36 +443,64 @@ const seriesName = (s: BenchSet, all: BenchSet[]) => {
   return sameHost ? `${label} · ${s.file.name} · ${s.date.slice(0, 16).replace('T', ' ')}` : label;
 };
 
+const ms = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(2));
+
 let lastBenchSets: BenchSet[] = [];
 function renderBench(sets: BenchSet[]) {
   lastBenchSets = sets;
-  const metric = $<HTMLSelectElement>('bench-metric').value;
+  const select = $<HTMLSelectElement>('bench-metric');
+  // Several hosts: normalised per decoder unless the reader picked a metric.
+  if (!select.dataset.touched) select.value = sets.filter((x) => !x.host.emulated).length > 1 ? 'rel' : 'mbs';
+  const metric = select.value as Metric;
   const bars: Bar[] = [];
   let rows = '';
   for (const s of sets) {
     const series = seriesName(s, sets);
     for (const r of s.results) {
       const st = stats(r);
-      const value = st && (metric === 'rows' ? st.rowsPerSec : metric === 'ms' ? st.median : st.mbs);
-      bars.push({ group: r.label, series, value, error: st ? undefined : (r.error ?? 'no runs') });
+      const value = metricValue(s, r, metric, sets);
+      bars.push({ group: r.label, series, value, note: s.host.emulated ? EMULATED : st && value === undefined ? 'no figure' : undefined, error: st ? undefined : (r.error ?? 'no runs') });
       // A SIMD worker on an engine without wasm SIMD runs the scalar build: say so.
       const label = r.decoder === 'arrowsmith-simd' && r.simd === false ? `${r.label} (no SIMD here: scalar ran)` : r.label;
-      rows += `<tr data-decoder="${esc(r.decoder)}"><td class="name">${esc(series)}</td><td class="name">${esc(label)}</td><td class="name">${esc(s.file.name)}</td>`;
-      rows += st
-        ? `<td>${st.median.toFixed(2)}</td><td>${st.min.toFixed(2)}</td><td>${st.max.toFixed(2)}</td><td class="mbs">${st.mbs.toFixed(1)}</td><td>${Math.round(st.rowsPerSec).toLocaleString('en-US')}</td><td>${r.rows.toLocaleString('en-US')}</td></tr>`
-        : `<td class="err" colspan="6">error: ${esc(r.error ?? 'no runs')}</td></tr>`;
+      rows += `<tr data-decoder="${esc(r.decoder)}"${s.host.emulated ? ' class="emulated"' : ''}><td class="name">${esc(series)}</td><td class="name">${esc(label)}</td><td class="name">${esc(s.file.name)}</td>`;
+      if (s.host.emulated) rows += `<td class="emu" colspan="8">${EMULATED}${st ? ' (decoded)' : `: ${esc(r.error ?? 'no runs')}`}</td><td>${r.rows.toLocaleString('en-US')}</td></tr>`;
+      else if (st) {
+        rows += `<td>${ms(st.initMs)}</td><td class="first">${ms(st.firstMs)}</td><td class="warm">${st.median.toFixed(2)}</td><td>${st.min.toFixed(2)}</td><td>${st.max.toFixed(2)}</td>`;
+        rows += `<td class="mbs">${st.mbs.toFixed(1)}</td><td>${Math.round(st.rowsPerSec).toLocaleString('en-US')}</td><td class="rel">${value === undefined || !metric.startsWith('rel') ? '' : `${value.toFixed(2)}×`}</td><td>${r.rows.toLocaleString('en-US')}</td></tr>`;
+      } else rows += `<td class="err" colspan="9">error: ${esc(r.error ?? 'no runs')}</td></tr>`;
     }
   }
+  const relHead = metric.startsWith('rel') ? `× first host (${metric === 'rel' ? 'warm' : 'first read'})` : '';
   $('bench-table').innerHTML = sets.length
-    ? `<table class="bench"><thead><tr><th>Host</th><th>Decoder</th><th>File</th><th>median ms</th><th>min ms</th><th>max ms</th><th>MB/s</th><th>rows/s</th><th>rows</th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<div class="scroll"><table class="bench"><thead><tr><th>Host</th><th>Decoder</th><th>File</th><th>init ms</th><th>first read ms</th><th>warm median ms</th><th>min ms</th><th>max ms</th><th>MB/s (warm)</th><th>rows/s (warm)</th><th>${relHead}</th><th>rows</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : '';
   const canvas = $<HTMLCanvasElement>('bench-chart');
   canvas.hidden = !bars.length;
-  if (bars.length) barChart(canvas, bars, metric === 'rows' ? 'rows/s' : metric === 'ms' ? 'ms' : 'MB/s');
+  if (bars.length) barChart(canvas, bars, METRIC_UNIT[metric]);
+}
+
+/** Adds result sets beside this host's (import, `?results=`, reference buttons). */
+function addSets(sets: BenchSet[], from: string) {
+  demo.imported.push(...sets);
+  renderBench([...(demo.bench ? [demo.bench] : []), ...demo.imported]);
+  $('bench-status').textContent = `${demo.imported.length} imported result set(s) shown beside this host's (latest from ${from}).`;
+}
+
+async function loadResultsUrl(url: string) {
+  try {
+    const res = await fetch(new URL(url, location.href));
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    addSets(parseSets(await res.text()), url);
+  } catch (e) {
+    showError(`Could not load the results ${url}: ${(e as Error).message}`);
+  }
 }
 
 $('bench-run').addEventListener('click', () => void runBenchmark());
-$('bench-metric').addEventListener('change', () => renderBench(lastBenchSets));
+$('bench-metric').addEventListener('change', () => {
+  $('bench-metric').dataset.touched = '1';
+  renderBench(lastBenchSets);
+});
 $('bench-export').addEventListener('click', () => {
   if (!demo.bench) return;
   const blob = new Blob([JSON.stringify(demo.bench, null, 1)], { type: 'application/json' });
@@ -453,21 +517,26 @@ $<HTMLInputElement>('bench-import').addEventListener('change', async (ev) => {
   const input = ev.target as HTMLInputElement;
   for (const f of Array.from(input.files ?? [])) {
     try {
-      const s = JSON.parse(await f.text()) as BenchSet;
-      if (s.arrowsmithBench !== 1 || !Array.isArray(s.results) || !s.host) throw new Error('not an Arrowsmith benchmark export');
-      demo.imported.push(s);
+      addSets(parseSets(await f.text()), f.name);
     } catch (e) {
       showError(`Could not import ${f.name}: ${(e as Error).message}`);
     }
   }
   input.value = '';
-  renderBench([...(demo.bench ? [demo.bench] : []), ...demo.imported]);
-  $('bench-status').textContent = `${demo.imported.length} imported result set(s) shown beside this host's.`;
 });
 $('bench-clear').addEventListener('click', () => {
   demo.imported = [];
   renderBench(demo.bench ? [demo.bench] : []);
 });
+
+/** Reference results committed with the demo (results/index.json), one button each. */
+async function loadReferenceList() {
+  const res = await fetch('results/index.json').catch(() => undefined);
+  if (!res?.ok) return;
+  const list = (await res.json()) as { file: string; label: string }[];
+  for (const r of list) $('bench-references').append(fileButton('secondary reference', r.label, r.file, () => loadResultsUrl(`results/${r.file}`)));
+  $('bench-references-box').hidden = list.length === 0;
+}
 
 // ---------------------------------------------------------------- host
 async function showHost() {
@@ -503,3 +572,10 @@ window.addEventListener('error', (ev) => showError(`Unexpected error: ${ev.messa
 window.addEventListener('unhandledrejection', (ev) => showError(`Unexpected error: ${String((ev.reason as Error)?.message ?? ev.reason)}`));
 void loadSamples();
 void showHost();
+void loadReferenceList();
+for (const u of new URLSearchParams(location.search).getAll('results')) void loadResultsUrl(u);
+// Touch screens have nothing to drop: the prompt says choose.
+if (matchMedia('(pointer: coarse)').matches && !matchMedia('(pointer: fine)').matches) {
+  $('intro').textContent = 'MessagePack, TsFile and HDF5 decoded by Rust/wasm straight into Apache Arrow tables. Choose a file or try a sample.';
+  $('drop-hint').hidden = true;
+}

@@ -3,7 +3,7 @@
 // (transferred, not copied). `?simd=1` / `?simd=0` pin the wasm build (one per realm), so
 // the benchmark runs SIMD and scalar side by side in two workers.
 import { tableToIPC } from 'apache-arrow';
-import { DecodeError, init } from 'arrowsmith';
+import { DecodeError, init, simdActive } from 'arrowsmith';
 import { runBench, type BenchResult, type DecoderId } from './bench.js';
 import { adapters } from './formats/index.js';
 import type { Opened, Selection, TreeNode } from './formats/types.js';
@@ -24,13 +24,41 @@ export interface WireError {
 
 export type WorkerReply =
   | { type: 'progress'; id: number; done: number; total: number; phase: string }
-  | { type: 'opened'; id: number; format: FormatName; size: number; tree: TreeNode[]; initial: Selection; timeColumn?: string; timeFilterPushed?: boolean; simd: boolean; ms: number }
+  | {
+      type: 'opened';
+      id: number;
+      format: FormatName;
+      size: number;
+      tree: TreeNode[];
+      initial: Selection;
+      timeColumn?: string;
+      seriesColumns?: string[];
+      timeFilterPushed?: boolean;
+      simd: boolean;
+      /** Opening: for MessagePack the whole decode (its first read), else the file's metadata. */
+      ms: number;
+      /** Compile and instantiate of the format's module, when this open loaded it. */
+      initMs?: number;
+      /** The first decode of this format in this worker (the module's code compiles on first use). */
+      firstOfFormat: boolean;
+    }
   | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number; about?: string }
   | { type: 'bench'; id: number; result: BenchResult }
   | { type: 'error'; id: number; error: WireError };
 
 const param = new URL(self.location.href).searchParams.get('simd');
-const ready = init({ simd: param === null ? undefined : param === '1', baseUrl: new URL('./wasm/', self.location.href) });
+// Settings only: each format's module is loaded (and timed) when a file of it is first opened.
+const ready = init({ simd: param === null ? undefined : param === '1', baseUrl: new URL('./wasm/', self.location.href), formats: [] });
+const loadedFormats = new Set<FormatName>();
+
+/** Loads the format's module unless it is loaded; returns the milliseconds it took, if it loaded it. */
+async function loadFormat(format: FormatName): Promise<number | undefined> {
+  if (loadedFormats.has(format)) return undefined;
+  const t0 = performance.now();
+  await init({ formats: [format] });
+  loadedFormats.add(format);
+  return performance.now() - t0;
+}
 const post = (m: WorkerReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
 let opened: Opened | undefined;
@@ -60,18 +88,20 @@ function wireError(e: unknown): WireError {
 self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
   try {
-    const { simd } = await ready;
+    await ready;
     if (req.type === 'open') {
       opened?.close?.();
       opened = undefined;
       const file = req.file;
       // HDF5 puts its signature at 0, 512, 1024, ... (after a user block): 1 MiB is plenty.
       const format = sniff(new Uint8Array(await file.slice(0, 1 << 20).arrayBuffer()));
+      const firstOfFormat = !loadedFormats.has(format);
+      const initMs = await loadFormat(format);
       const t0 = performance.now();
       opened = await adapters[format].open({ blob: file, bytes: () => readBlob(file, req.id) }, (done, total) => post({ type: 'progress', id: req.id, done, total, phase: 'decoding' }));
       const ms = performance.now() - t0;
       const o = opened;
-      post({ type: 'opened', id: req.id, format, size: file.size, tree: o.tree, initial: o.initial, timeColumn: o.timeColumn, timeFilterPushed: o.timeFilterPushed, simd, ms });
+      post({ type: 'opened', id: req.id, format, size: file.size, tree: o.tree, initial: o.initial, timeColumn: o.timeColumn, seriesColumns: o.seriesColumns, timeFilterPushed: o.timeFilterPushed, simd: simdActive(), ms, initMs, firstOfFormat });
     } else if (req.type === 'read') {
       if (!opened) throw new Error('no file is open');
       const t0 = performance.now();
@@ -82,7 +112,7 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
       post({ type: 'table', id: req.id, ipc, ms, numRows: table.numRows, about }, [ipc.buffer]);
     } else if (req.type === 'bench') {
       const bytes = new Uint8Array(await req.file.arrayBuffer());
-      post({ type: 'bench', id: req.id, result: await runBench(req.decoder, req.label, req.format, bytes, req.runs, req.decoder.startsWith('arrowsmith') ? simd : undefined) });
+      post({ type: 'bench', id: req.id, result: await runBench(req.decoder, req.label, req.format, bytes, req.runs, () => loadFormat(req.format)) });
     }
   } catch (e) {
     post({ type: 'error', id: req.id, error: wireError(e) });

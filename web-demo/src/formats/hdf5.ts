@@ -41,7 +41,7 @@ async function attrNodes(f: Hdf5Reader, path: string): Promise<TreeNode[]> {
     .map(([k, v]) => ({ label: `@${String(k)}`, kind: 'attribute' as const, detail: show(v) }))
     .sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
   // A few attributes are shown inline; many are folded into one node.
-  return nodes.length <= 4 ? nodes : [{ label: `${nodes.length} attributes`, kind: 'group' as const, children: nodes, collapsed: true }];
+  return nodes.length <= 4 ? nodes : [{ label: `${nodes.length} attributes`, kind: 'attributes' as const, children: nodes, collapsed: true }];
 }
 
 async function walk(f: Hdf5Reader, path: string, depth: number, found: { first?: string; depth?: number }): Promise<TreeNode[]> {

@@ -54,11 +54,13 @@ export const tsfileAdapter: FormatAdapter = {
     const f = await open(file.blob);
     progress(file.blob.size, file.blob.size);
     const tree: TreeNode[] = [];
+    const seriesColumns = new Set<string>();
     const tables = (await f.tables()).map(nameOf);
     for (const table of tables) {
       const cols = columnsOf(await f.schema(table));
       const devices = (await f.devices(table)).map(nameOf);
       const tags = cols.filter((c) => c.category === 'TAG');
+      for (const t of tags) seriesColumns.add(t.name);
       const fields = cols.filter((c) => c.category !== 'TAG' && c.category !== 'TIME' && c.category !== 'ATTRIBUTE' && c.name !== 'time');
       tree.push({
         label: table,
@@ -90,6 +92,8 @@ export const tsfileAdapter: FormatAdapter = {
       tree,
       initial: { path: tables[0] },
       timeColumn: 'time',
+      // Table model: a device is a combination of tags; tree model: the device column.
+      seriesColumns: tables.length ? [...seriesColumns] : ['device'],
       timeFilterPushed: true,
       async read(sel) {
         return f.read({ table: sel.path, devices: sel.devices?.length ? sel.devices : undefined, columns: sel.columns?.length ? sel.columns : undefined, start: sel.start, end: sel.end, limit: sel.limit });

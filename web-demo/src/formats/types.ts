@@ -6,7 +6,7 @@ import type { FormatName } from '../sniff.js';
 /** A node of the structure tree shown in the browser panel (plain data: crosses postMessage). */
 export interface TreeNode {
   label: string;
-  kind: 'group' | 'dataset' | 'attribute' | 'table' | 'device' | 'measurement' | 'field' | 'info';
+  kind: 'group' | 'dataset' | 'attribute' | 'attributes' | 'table' | 'device' | 'measurement' | 'field' | 'info';
   /** Shape, dtype, Arrow type, attribute value... */
   detail?: string;
   /** Clicking the node makes it the thing to read (HDF5 dataset path, TsFile table). */
@@ -39,6 +39,8 @@ export interface Opened {
   initial: Selection;
   /** The column the time-series chart uses as x (TsFile: "time"). */
   timeColumn?: string;
+  /** Columns naming a series (TsFile tags): the chart draws one panel per combination. */
+  seriesColumns?: string[];
   /** True when start/end are pushed into the reader (TsFile); else filtered after reading. */
   timeFilterPushed?: boolean;
   read(sel: Selection): Promise<Table>;
