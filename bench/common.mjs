@@ -27,7 +27,17 @@ export function medianOf(xs) {
 }
 
 export function writeResults(path, title, intro, table) {
-  const text = `# ${title}\n\n${intro}\n\nMachine: ${machine()}\nDate: ${new Date().toISOString().slice(0, 10)}\n\n${table}\n`;
+  return writeReport(path, { title, intro, sections: [{ text: table }] });
+}
+
+/**
+ * A results file: title, intro, the machine (plus `machineExtra`: browser, peers' versions,
+ * the load while it ran), then each section (an optional `## title` and its text).
+ */
+export function writeReport(path, { title, intro, machineExtra = [], sections }) {
+  const head = [`# ${title}`, intro, [`Machine: ${machine()}`, ...machineExtra, `Date: ${new Date().toISOString().slice(0, 10)}`].join('\n')];
+  const body = sections.map((s) => (s.title ? `## ${s.title}\n\n${s.text}` : s.text));
+  const text = [...head, ...body].join('\n\n') + '\n';
   writeFileSync(path, text);
   return text;
 }

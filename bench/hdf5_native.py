@@ -3,6 +3,9 @@ Each run opens the file from bytes in memory (io.BytesIO) and reads the whole da
 
     .venv/bin/python bench/hdf5_native.py FILE DATASET RUNS
 Prints JSON: {"median_ms", "min_ms", "rows"}.
+
+    .venv/bin/python bench/hdf5_native.py --cold FILE DATASET
+In this fresh process: `import h5py` timed, then reads 1-3, each timed (bench/coldwarm.mjs).
 """
 import io
 import json
@@ -10,21 +13,44 @@ import statistics
 import sys
 import time
 
-import h5py
+from cold_timing import timed
 
-path, name, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-data = open(path, "rb").read()
+lib = {}
 
 
-def run():
-    with h5py.File(io.BytesIO(data), "r") as f:
+def load():
+    import h5py
+
+    lib["h5py"] = h5py
+
+
+def run(data, name):
+    with lib["h5py"].File(io.BytesIO(data), "r") as f:
         return len(f[name][...])
 
 
-rows = run()
-times = []
-for _ in range(runs):
-    t = time.perf_counter()
-    run()
-    times.append((time.perf_counter() - t) * 1e3)
-print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times), "rows": rows}))
+def cold(path, name):
+    data = open(path, "rb").read()
+    steps = {}
+    timed(steps, "import", load)
+    rows = [timed(steps, f"read{k}", lambda: run(data, name)) for k in (1, 2, 3)]
+    print(json.dumps({"steps": steps, "rows": rows[0]}))
+
+
+def warm(path, name, runs):
+    load()
+    data = open(path, "rb").read()
+    rows = run(data, name)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        run(data, name)
+        times.append((time.perf_counter() - t) * 1e3)
+    print(json.dumps({"median_ms": statistics.median(times), "min_ms": min(times), "rows": rows}))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--cold":
+        cold(sys.argv[2], sys.argv[3])
+    else:
+        warm(sys.argv[1], sys.argv[2], int(sys.argv[3]))
