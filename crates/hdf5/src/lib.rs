@@ -47,6 +47,16 @@ use crate::vlen::VlReader;
 /// Default for [`Hdf5File::max_read_bytes`].
 pub const DEFAULT_MAX_READ_BYTES: u64 = 1 << 30;
 
+/// What a `TooLarge` error advises.
+pub(crate) const TOO_LARGE_ADVICE: &str =
+    ": read fewer rows (start, count) or in batches, or raise maxReadBytes";
+
+fn too_large(at: u64, need: u64, limit: u64, what: &str) -> DecodeError {
+    let mut e = DecodeError::too_large(Format::Hdf5, at, need, limit, what);
+    e.message.push_str(TOO_LARGE_ADVICE);
+    e
+}
+
 /// Read context: the byte source and the superblock (address width, base address).
 pub struct Ctx<'a> {
     pub src: &'a dyn ByteSource,
@@ -633,9 +643,18 @@ impl Hdf5File {
             .checked_mul(es)
             .ok_or_else(|| invalid(ds.at, "row too large"))?;
         let max = self.max_read_bytes;
-        let total = nrows.checked_mul(row_bytes).filter(|&t| t <= max).ok_or_else(|| {
-            err(ds.at, ErrorCode::Unsupported, format!("selection of {nrows} rows × {row_bytes} bytes is larger than the {max}-byte read limit"))
-        })?;
+        let total = nrows
+            .checked_mul(row_bytes)
+            .filter(|&t| t <= max)
+            .ok_or_else(|| {
+                let need = nrows.saturating_mul(row_bytes);
+                too_large(
+                    ds.at,
+                    need,
+                    max,
+                    &format!("a selection of {nrows} rows of {row_bytes} bytes"),
+                )
+            })?;
         let filled = || -> Vec<u8> {
             match &ds.fill {
                 Some(f) if f.len() as u64 == es && f.iter().any(|&b| b != 0) => {
@@ -686,11 +705,7 @@ impl Hdf5File {
                 };
                 let cb = g.chunk_bytes();
                 if cb > max {
-                    return Err(err(
-                        ds.at,
-                        ErrorCode::Unsupported,
-                        format!("chunk of {cb} bytes is larger than the {max}-byte read limit"),
-                    ));
+                    return Err(too_large(ds.at, cb, max, "one chunk"));
                 }
                 let recs = chunk_index::chunks(ctx, index, *addr, &g, start..start + nrows)?;
                 // Ask the host for every missing chunk at once (one coalesced span of

@@ -11,14 +11,12 @@
 
 use std::collections::HashMap;
 
-use arrowsmith_core::{
-    Bitmap, Buffer, Column, DataType, DecodeError, ErrorCode, Field, Format, Result,
-};
+use arrowsmith_core::{Bitmap, Buffer, Column, DataType, DecodeError, Field, Format, Result};
 
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
 use crate::global_heap::{Collection, GcolCache};
-use crate::io::{err, invalid, le_uint};
+use crate::io::{invalid, le_uint};
 use crate::vl_cells::{Cell, Cells};
 use crate::Ctx;
 
@@ -135,6 +133,10 @@ impl Blocks {
 /// Upper bound on gathered payload bytes per column (Arrow i32 offsets).
 const MAX_VALUES: u64 = i32::MAX as u64;
 
+/// Payload bytes a read allocates from the cells' claims without checking them against the
+/// heap first (small reads skip the check; larger ones must be proven by the collections).
+const PROVEN_WITHOUT_CHECK: u64 = 1 << 20;
+
 pub struct VlReader<'a, 'c> {
     pub ctx: &'c Ctx<'a>,
     cache: HashMap<u64, Collection<'a>>,
@@ -250,19 +252,67 @@ impl<'a, 'c> VlReader<'a, 'c> {
             }
         };
         // n < 2^60 and lengths < 2^32, so `total` itself cannot overflow.
-        let limit = MAX_VALUES.min(self.budget);
-        if total.saturating_mul(base.max(1) as u64) > limit || total > MAX_VALUES {
-            return Err(err(
+        let need = total.saturating_mul(base.max(1) as u64);
+        if need > self.budget || total > MAX_VALUES {
+            let mut e = DecodeError::too_large(
+                Format::Hdf5,
                 0,
-                ErrorCode::Unsupported,
-                format!("variable-length payloads exceed the read limit ({limit} bytes left)"),
-            ));
+                need,
+                MAX_VALUES.min(self.budget),
+                "the variable-length payloads",
+            );
+            e.message.push_str(crate::TOO_LARGE_ADVICE);
+            return Err(e);
         }
         if !self.once {
             self.load(blocks.iter().map(|b| b.addr).collect())?;
         }
-        self.budget -= total * base as u64;
+        // Evidence before allocation: payloads claiming more than the collections they point
+        // into hold are either shared objects (a VL fill value) or lies; each claim is then
+        // checked against its object before the values buffer is sized from the claims.
+        if need > PROVEN_WITHOUT_CHECK && need > self.heap_bytes(&blocks)? {
+            self.check_claims(&blocks, base, &offsets)?;
+        }
+        self.budget -= need;
         Ok((offsets, Bitmap::from_bytes(valid, n), blocks))
+    }
+
+    /// Bytes of the distinct collections `blocks` point into, from their headers.
+    fn heap_bytes(&self, blocks: &[Block]) -> Result<u64> {
+        let mut addrs: Vec<u64> = blocks.iter().map(|b| b.addr).collect();
+        addrs.sort_unstable();
+        addrs.dedup();
+        let sl = self.ctx.sb.sl as u64;
+        let mut sum = 0u64;
+        for a in addrs {
+            let size = match self.cache.get(&a) {
+                Some(c) => c.bytes.len() as u64,
+                None => le_uint(&self.ctx.read(a, 8 + sl, "global heap collection")?[8..]),
+            };
+            sum = sum.saturating_add(size);
+        }
+        Ok(sum)
+    }
+
+    /// Every cell's claimed length against the size of the object it points to.
+    fn check_claims(&mut self, blocks: &[Block], base: usize, offsets: &[i32]) -> Result<()> {
+        for b in blocks {
+            if !self.cache.contains_key(&b.addr) {
+                let c = Collection::load(self.ctx, b.addr, self.tables)?;
+                self.cache.insert(b.addr, c);
+            }
+            let c = &self.cache[&b.addr];
+            let mut idx = b.idx;
+            for i in b.cell..=b.last {
+                let len = (offsets[i + 1] - offsets[i]) as usize * base;
+                if len == 0 {
+                    continue;
+                }
+                self.object_by_table(c, i, idx, len)?;
+                idx = idx.wrapping_add(1);
+            }
+        }
+        Ok(())
     }
 
     /// Object `idx` of `coll` through its index table (parsed on first use): for cells whose

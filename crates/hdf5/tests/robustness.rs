@@ -131,7 +131,7 @@ fn read_limit_is_enforced() {
     let mut f = Hdf5File::open(&b).unwrap();
     f.max_read_bytes = 100;
     let e = f.read(&b, "/ck_deflate", 0, None).unwrap_err();
-    assert_eq!(e.code, ErrorCode::Unsupported);
+    assert_eq!(e.code, ErrorCode::TooLarge);
     assert!(
         f.read(&b, "/ck_deflate", 0, Some(10)).is_err(),
         "chunk of 400 bytes exceeds 100"
