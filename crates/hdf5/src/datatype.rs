@@ -1,6 +1,6 @@
 //! Datatype message: every class, recursively (compound, array, enum, variable-length).
 
-use arrowsmith_core::Result;
+use arrowsmith_core::{DataType, Field, Result};
 
 use crate::io::{unsupported, Cur};
 
@@ -74,6 +74,55 @@ pub struct Member {
 }
 
 impl Datatype {
+    /// The Arrow type this datatype reads as: the one mapping behind `info()`'s fields and
+    /// the decoder's columns (a string column whose bytes are not UTF-8 reads as Binary).
+    pub fn arrow_type(&self) -> DataType {
+        use DataType as D;
+        match self {
+            Datatype::Int { size, signed, .. } => match (size, signed) {
+                (1, true) => D::Int8,
+                (1, false) => D::UInt8,
+                (2, true) => D::Int16,
+                (2, false) => D::UInt16,
+                (4, true) => D::Int32,
+                (4, false) => D::UInt32,
+                (3..=8, true) => D::Int64,
+                (3..=8, false) => D::UInt64,
+                _ => D::Binary,
+            },
+            Datatype::Float { size: 2, .. } => D::Float16,
+            Datatype::Float { size: 4, .. } => D::Float32,
+            Datatype::Float { .. } => D::Float64,
+            Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
+            Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
+            Datatype::Bitfield { size, .. } if matches!(size, 1 | 2 | 4 | 8) => Datatype::Int {
+                size: *size,
+                signed: false,
+                be: false,
+                bits: None,
+            }
+            .arrow_type(),
+            Datatype::Bitfield { .. }
+            | Datatype::Opaque { .. }
+            | Datatype::Time { .. }
+            | Datatype::Reference { .. } => D::Binary,
+            Datatype::Enum { .. } if self.is_bool_enum() => D::Bool,
+            Datatype::Enum { .. } => D::DictionaryUtf8,
+            Datatype::Compound { members, .. } => D::Struct(
+                members
+                    .iter()
+                    .map(|m| Field::new(m.name.clone(), m.dtype.arrow_type(), true))
+                    .collect(),
+            ),
+            Datatype::Array { dims, base } => dims.iter().rev().fold(base.arrow_type(), |t, &d| {
+                D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32)
+            }),
+            Datatype::VlSequence { base, .. } => {
+                D::List(Box::new(Field::new("item", base.arrow_type(), true)))
+            }
+        }
+    }
+
     pub fn size(&self) -> usize {
         match self {
             Datatype::Int { size, .. }

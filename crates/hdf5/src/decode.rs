@@ -200,47 +200,32 @@ pub fn decode(
             bits,
         } => {
             let (s, be) = (*size as usize, *be);
+            let t = dt.arrow_type();
             let mut col = match (s, signed) {
-                (1, true) => Column::primitive(
-                    DataType::Int8,
-                    Buffer::I8(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (1, false) => Column::primitive(
-                    DataType::UInt8,
-                    Buffer::U8(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (2, true) => Column::primitive(
-                    DataType::Int16,
-                    Buffer::I16(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (2, false) => Column::primitive(
-                    DataType::UInt16,
-                    Buffer::U16(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (4, true) => Column::primitive(
-                    DataType::Int32,
-                    Buffer::I32(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (4, false) => Column::primitive(
-                    DataType::UInt32,
-                    Buffer::U32(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (8, true) => Column::primitive(
-                    DataType::Int64,
-                    Buffer::I64(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
-                (8, false) => Column::primitive(
-                    DataType::UInt64,
-                    Buffer::U64(prim(bytes, n, stride, off, be)),
-                    None,
-                ),
+                (1, true) => {
+                    Column::primitive(t, Buffer::I8(prim(bytes, n, stride, off, be)), None)
+                }
+                (1, false) => {
+                    Column::primitive(t, Buffer::U8(prim(bytes, n, stride, off, be)), None)
+                }
+                (2, true) => {
+                    Column::primitive(t, Buffer::I16(prim(bytes, n, stride, off, be)), None)
+                }
+                (2, false) => {
+                    Column::primitive(t, Buffer::U16(prim(bytes, n, stride, off, be)), None)
+                }
+                (4, true) => {
+                    Column::primitive(t, Buffer::I32(prim(bytes, n, stride, off, be)), None)
+                }
+                (4, false) => {
+                    Column::primitive(t, Buffer::U32(prim(bytes, n, stride, off, be)), None)
+                }
+                (8, true) => {
+                    Column::primitive(t, Buffer::I64(prim(bytes, n, stride, off, be)), None)
+                }
+                (8, false) => {
+                    Column::primitive(t, Buffer::U64(prim(bytes, n, stride, off, be)), None)
+                }
                 (3..=7, _) => {
                     // Odd widths: widen to 64 bits, sign-extending.
                     let mut v = Vec::with_capacity(n);
@@ -275,17 +260,17 @@ pub fn decode(
         }
         Datatype::Float { size, be } => match size {
             2 => Column::primitive(
-                DataType::Float16,
+                dt.arrow_type(),
                 Buffer::U16(prim(bytes, n, stride, off, *be)),
                 None,
             ),
             4 => Column::primitive(
-                DataType::Float32,
+                dt.arrow_type(),
                 Buffer::F32(prim(bytes, n, stride, off, *be)),
                 None,
             ),
             _ => Column::primitive(
-                DataType::Float64,
+                dt.arrow_type(),
                 Buffer::F64(prim(bytes, n, stride, off, *be)),
                 None,
             ),

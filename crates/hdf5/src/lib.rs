@@ -879,48 +879,6 @@ fn copy_chunk(
 /// whose bytes are not valid UTF-8 comes back as Binary).
 fn arrow_fields(dt: &Datatype, space: &Dataspace, path: &str) -> Vec<Field> {
     use arrowsmith_core::DataType as D;
-    fn ty(dt: &Datatype) -> D {
-        match dt {
-            Datatype::Int { size, signed, .. } => match (size, signed) {
-                (1, true) => D::Int8,
-                (1, false) => D::UInt8,
-                (2, true) => D::Int16,
-                (2, false) => D::UInt16,
-                (4, true) => D::Int32,
-                (4, false) => D::UInt32,
-                (3..=8, true) => D::Int64,
-                (3..=8, false) => D::UInt64,
-                _ => D::Binary,
-            },
-            Datatype::Float { size: 2, .. } => D::Float16,
-            Datatype::Float { size: 4, .. } => D::Float32,
-            Datatype::Float { .. } => D::Float64,
-            Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
-            Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
-            Datatype::Bitfield { size: 1, .. } => D::UInt8,
-            Datatype::Bitfield { size: 2, .. } => D::UInt16,
-            Datatype::Bitfield { size: 4, .. } => D::UInt32,
-            Datatype::Bitfield { size: 8, .. } => D::UInt64,
-            Datatype::Bitfield { .. }
-            | Datatype::Opaque { .. }
-            | Datatype::Time { .. }
-            | Datatype::Reference { .. } => D::Binary,
-            Datatype::Enum { .. } if dt.is_bool_enum() => D::Bool,
-            Datatype::Enum { .. } => D::DictionaryUtf8,
-            Datatype::Compound { members, .. } => D::Struct(
-                members
-                    .iter()
-                    .map(|m| Field::new(m.name.clone(), ty(&m.dtype), true))
-                    .collect(),
-            ),
-            Datatype::Array { dims, base } => dims.iter().rev().fold(ty(base), |t, &d| {
-                D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32)
-            }),
-            Datatype::VlSequence { base, .. } => {
-                D::List(Box::new(Field::new("item", ty(base), true)))
-            }
-        }
-    }
     let wrap = |t: D| {
         space.dims.iter().skip(1).rev().fold(t, |t, &d| {
             D::FixedSizeList(Box::new(Field::new("item", t, true)), d as i32)
@@ -929,11 +887,11 @@ fn arrow_fields(dt: &Datatype, space: &Dataspace, path: &str) -> Vec<Field> {
     match dt {
         Datatype::Compound { members, .. } => members
             .iter()
-            .map(|m| Field::new(m.name.clone(), wrap(ty(&m.dtype)), true))
+            .map(|m| Field::new(m.name.clone(), wrap(m.dtype.arrow_type()), true))
             .collect(),
         _ => vec![Field::new(
             path.rsplit('/').find(|s| !s.is_empty()).unwrap_or("/"),
-            wrap(ty(dt)),
+            wrap(dt.arrow_type()),
             true,
         )],
     }
