@@ -110,7 +110,10 @@ try {
     cpSync(join(root, 'fixtures/hdf5/vl_latest.h5'), join(dir, 'fixtures/vl_latest.h5'));
     writeFileSync(join(dir, 'fixtures/index.json'), JSON.stringify(fixtures));
     // Every HDF5 fixture with its writer's expected values (the same loop as vitest's).
-    const h5 = readdirSync(join(root, 'fixtures/hdf5')).filter((f) => !f.endsWith('.json') && readdirSync(join(root, 'fixtures/hdf5')).includes(f.replace(/\.[^.]+$/, '.json')));
+    // Files only: fixtures/hdf5/external/ is a folder (the targets of external links).
+    const h5 = readdirSync(join(root, 'fixtures/hdf5'), { withFileTypes: true })
+      .filter((e) => e.isFile() && /\.[^.]+$/.test(e.name) && !e.name.endsWith('.json') && existsSync(join(root, 'fixtures/hdf5', e.name.replace(/\.[^.]+$/, '.json'))))
+      .map((e) => e.name);
     cpSync(join(root, 'fixtures/hdf5'), join(dir, 'fixtures/hdf5'), { recursive: true });
     writeFileSync(join(dir, 'fixtures/hdf5/index.json'), JSON.stringify(h5));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
