@@ -168,8 +168,8 @@ pub struct Hdf5File {
     pub superblock: Superblock,
     /// Upper bound on the bytes one `read` may materialise: the raw selection (fill values
     /// of unwritten data are not backed by file bytes), one decoded chunk, and the gathered
-    /// VL payloads (many cells may share one heap object). Exceeding it is an
-    /// `Unsupported` error; read in smaller row windows instead.
+    /// VL payloads (many cells may share one heap object). Exceeding it is a
+    /// `TooLarge` error naming the bytes needed; read in smaller row windows instead.
     pub max_read_bytes: u64,
     /// Parsed global heap collection tables, shared by every read of this file (bounded;
     /// see [`global_heap::GCOL_CACHE_BYTES`]). [`Hdf5File::clear_cache`] drops them.
