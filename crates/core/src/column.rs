@@ -38,6 +38,9 @@ pub enum DataType {
     List(Box<Field>),
     FixedSizeList(Box<Field>, i32),
     Struct(Vec<Field>),
+    /// Key → value entries per row: `List<entries: Struct<key, value>>` with non-null keys.
+    /// The field is the `entries` struct.
+    Map(Box<Field>),
     /// Int32 keys into a Utf8 dictionary (held as the column's only child).
     DictionaryUtf8,
 }
@@ -99,6 +102,7 @@ impl Buffer {
 /// - List: `[offsets (I32, len+1)]`, one child;
 /// - FixedSizeList: `[]`, one child of `len * size` values;
 /// - Struct: `[]`, one child per field;
+/// - Map: `[offsets (I32, len+1)]`, one child: the `entries` Struct (key, value);
 /// - DictionaryUtf8: `[keys (I32)]`, one child: the Utf8 dictionary;
 /// - Null: `[]`.
 #[derive(Debug, Clone, PartialEq)]

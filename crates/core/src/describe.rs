@@ -62,7 +62,7 @@ fn column<'a>(d: &mut Description<'a>, c: &'a Column) {
     }
     d.json.push_str("],\"children\":[");
     let child_fields: Vec<Field> = match &c.dtype {
-        DataType::List(f) | DataType::FixedSizeList(f, _) => vec![(**f).clone()],
+        DataType::List(f) | DataType::FixedSizeList(f, _) | DataType::Map(f) => vec![(**f).clone()],
         DataType::Struct(fs) => fs.clone(),
         DataType::DictionaryUtf8 => vec![Field::new("dictionary", DataType::Utf8, false)],
         _ => vec![],
@@ -106,6 +106,7 @@ fn type_name(t: &DataType) -> (&'static str, String) {
         DataType::List(_) => "list",
         DataType::FixedSizeList(_, n) => return ("fixedsizelist", format!(",\"size\":{n}")),
         DataType::Struct(_) => "struct",
+        DataType::Map(_) => "map",
         DataType::DictionaryUtf8 => "dictionary",
     };
     (s, String::new())
