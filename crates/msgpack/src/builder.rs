@@ -53,7 +53,8 @@ pub enum Data {
         offsets: Vec<i32>,
         data: Vec<u8>,
     },
-    Timestamp(Vec<i64>),
+    /// i64 counts of the unit since the epoch.
+    Timestamp(TimeUnit, Vec<i64>),
     Ext {
         types: Vec<i8>,
         offsets: Vec<i32>,
@@ -64,6 +65,7 @@ pub enum Data {
         child: Box<Builder>,
     },
     Struct(Box<StructData>),
+    Map(Box<MapData>),
 }
 
 #[derive(Debug, Default)]
@@ -73,6 +75,21 @@ pub struct StructData {
     pub index: HashMap<String, usize>,
     /// The key seen at each map position last time (see `keycache`).
     pub keys: KeyCache,
+    /// Which records column of the decode this is (creation order), to name it when it
+    /// must become a Map column (`Plan::wide`).
+    pub serial: usize,
+    /// Field index of each key of a msgpackr structure, by the structure's serial.
+    pub structures: Vec<(u32, Vec<usize>)>,
+}
+
+/// An Arrow Map column being built: entries of all rows, keys and values.
+#[derive(Debug, Default)]
+pub struct MapData {
+    /// Keys are the text form of map keys (Utf8), as records name their columns.
+    pub text_keys: bool,
+    pub offsets: Vec<i32>,
+    pub keys: Builder,
+    pub values: Builder,
 }
 
 impl Data {
@@ -80,11 +97,12 @@ impl Data {
     fn reserve(&mut self, n: usize) {
         match self {
             Data::I32(v) => v.reserve(n),
-            Data::I64(v) | Data::Timestamp(v) => v.reserve(n),
+            Data::I64(v) | Data::Timestamp(_, v) => v.reserve(n),
             Data::U64(v) => v.reserve(n),
             Data::F32(v) => v.reserve(n),
             Data::F64(v) => v.reserve(n),
             Data::Bytes { offsets, .. } | Data::List { offsets, .. } => offsets.reserve(n),
+            Data::Map(m) => m.offsets.reserve(n),
             Data::Ext { types, offsets, .. } => {
                 types.reserve(n);
                 offsets.reserve(n);
@@ -101,10 +119,11 @@ impl Data {
             Data::Bool(_) => "bool",
             Data::Bytes { utf8: true, .. } => "str",
             Data::Bytes { utf8: false, .. } => "bin",
-            Data::Timestamp(_) => "timestamp",
+            Data::Timestamp(TimeUnit::Millisecond, _) => "timestamp (ms)",
+            Data::Timestamp(..) => "timestamp",
             Data::Ext { .. } => "ext",
             Data::List { .. } => "array",
-            Data::Struct(_) => "map",
+            Data::Struct(_) | Data::Map(_) => "map",
         }
     }
 }
@@ -151,7 +170,7 @@ impl Builder {
         match &mut self.data {
             Data::Empty => {}
             Data::I32(v) => v.resize(v.len() + n, 0),
-            Data::I64(v) | Data::Timestamp(v) => v.resize(v.len() + n, 0),
+            Data::I64(v) | Data::Timestamp(_, v) => v.resize(v.len() + n, 0),
             Data::U64(v) => v.resize(v.len() + n, 0),
             Data::F32(v) => v.resize(v.len() + n, 0.0),
             Data::F64(v) => v.resize(v.len() + n, 0.0),
@@ -159,6 +178,10 @@ impl Builder {
             Data::Bytes { offsets, .. } | Data::List { offsets, .. } => {
                 let last = offsets.last().copied().unwrap_or(0);
                 offsets.resize(offsets.len() + n, last);
+            }
+            Data::Map(m) => {
+                let last = m.offsets.last().copied().unwrap_or(0);
+                m.offsets.resize(m.offsets.len() + n, last);
             }
             Data::Ext { types, offsets, .. } => {
                 types.resize(types.len() + n, 0);
@@ -380,13 +403,15 @@ impl Builder {
         Ok(())
     }
 
-    pub fn push_timestamp(&mut self, ns: i64) -> BResult {
+    /// A timestamp of `x` units since the epoch. One column holds one unit.
+    pub fn push_timestamp(&mut self, unit: TimeUnit, x: i64) -> BResult {
         match &mut self.data {
-            Data::Timestamp(v) => v.push(ns),
+            Data::Timestamp(u, v) if *u == unit => v.push(x),
             Data::Empty => {
-                self.start(Data::Timestamp(Vec::new()));
-                return self.push_timestamp(ns);
+                self.start(Data::Timestamp(unit, Vec::new()));
+                return self.push_timestamp(unit, x);
             }
+            _ if unit == TimeUnit::Millisecond => return self.mismatch("timestamp (ms)"),
             _ => return self.mismatch("timestamp"),
         }
         self.valid();
@@ -448,11 +473,24 @@ impl Builder {
         Ok(())
     }
 
-    /// Begin a map (struct) value: returns its struct data and the row index of this value.
-    pub fn begin_struct(&mut self) -> BResult<(&mut StructData, usize)> {
-        if matches!(self.data, Data::Empty) {
-            self.start(Data::Struct(Box::default()));
-        }
+    /// Storage for maps, chosen by the parser: records (`Struct`) named `serial`, or a
+    /// Map column. Only for a column with no value yet.
+    pub fn start_maps(&mut self, map: Option<bool>, serial: usize) {
+        self.start(match map {
+            None => Data::Struct(Box::new(StructData {
+                serial,
+                ..StructData::default()
+            })),
+            Some(text_keys) => Data::Map(Box::new(MapData {
+                text_keys,
+                offsets: vec![0],
+                ..MapData::default()
+            })),
+        });
+    }
+
+    /// The struct data of a records column and the row index of the next value.
+    pub fn records(&mut self) -> BResult<(&mut StructData, usize)> {
         let row = self.len;
         match &mut self.data {
             Data::Struct(s) => Ok((s, row)),
@@ -461,6 +499,15 @@ impl Builder {
                 got: "map",
             }),
         }
+    }
+
+    /// End a value of a Map column whose entries were pushed to its keys and values.
+    pub fn end_map(&mut self) -> BResult {
+        if let Data::Map(m) = &mut self.data {
+            m.offsets.push(offset_of(m.keys.len)?);
+        }
+        self.valid();
+        Ok(())
     }
 
     /// Finish a struct value that set `present` distinct fields: null-fill the others.
@@ -496,7 +543,7 @@ impl Builder {
             Data::U64(v) => col(DataType::UInt64, Buffer::U64(v)),
             Data::F32(v) => col(DataType::Float32, Buffer::F32(v)),
             Data::F64(v) => col(DataType::Float64, Buffer::F64(v)),
-            Data::Timestamp(v) => col(DataType::Timestamp(TimeUnit::Nanosecond), Buffer::I64(v)),
+            Data::Timestamp(unit, v) => col(DataType::Timestamp(unit), Buffer::I64(v)),
             Data::Bool(b) => Column::boolean(b, validity),
             Data::Bytes {
                 utf8,
@@ -553,6 +600,35 @@ impl Builder {
                     children,
                 }
             }
+            Data::Map(m) => {
+                let MapData {
+                    offsets,
+                    keys,
+                    values,
+                    ..
+                } = *m;
+                let n = keys.len;
+                let (keys, values) = (keys.finish(), values.finish());
+                let fields = vec![
+                    Field::new("key", keys.dtype.clone(), false),
+                    Field::new("value", values.dtype.clone(), true),
+                ];
+                let entries = Column {
+                    dtype: DataType::Struct(fields),
+                    len: n,
+                    validity: None,
+                    buffers: vec![],
+                    children: vec![keys, values],
+                };
+                let field = Field::new("entries", entries.dtype.clone(), false);
+                Column {
+                    dtype: DataType::Map(Box::new(field)),
+                    len,
+                    validity: normalize(validity),
+                    buffers: vec![Buffer::I32(offsets)],
+                    children: vec![entries],
+                }
+            }
         }
     }
 }
@@ -569,41 +645,34 @@ impl StructData {
         (fields, children)
     }
 
-    /// Field index for `key` (its name bytes; `encoded` is the whole str with header),
-    /// creating the field with `row` leading nulls and a `hint` when new. `pos` is the key's position
-    /// in its map. Callers try `keys.hit` first; this is the path for a changed key.
-    pub fn field(
-        &mut self,
-        pos: usize,
-        encoded: &[u8],
-        key: &[u8],
-        row: usize,
-        hint: impl FnOnce() -> usize,
-    ) -> Result<usize, std::str::Utf8Error> {
-        if let Some(i) = self.keys.last_field(pos) {
-            if self.names[i].as_bytes() == key {
-                self.keys.remember(pos, encoded, i);
-                return Ok(i);
-            }
-        }
-        let key = std::str::from_utf8(key)?;
-        let i = match self.index.get(key) {
-            Some(&i) => i,
-            None => {
-                let i = self.names.len();
-                self.names.push(key.to_owned());
-                self.index.insert(key.to_owned(), i);
-                let mut b = Builder {
-                    hint: hint(),
-                    ..Builder::new()
-                };
-                b.push_nulls(row);
-                self.children.push(b);
-                i
-            }
+    /// The field of the key seen at map position `pos` last time, if `key` (name bytes;
+    /// `encoded` is the whole key with its header) is that key again under another
+    /// encoding or past the cache's width. Compares bytes only, no UTF-8 check.
+    pub fn same_as_last(&mut self, pos: usize, encoded: &[u8], key: &[u8]) -> Option<usize> {
+        let i = self.keys.last_field(pos)?;
+        (self.names[i].as_bytes() == key).then(|| {
+            self.keys.remember(pos, encoded, i);
+            i
+        })
+    }
+
+    /// The field named `name`, if there is one.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// A new field `name` with `row` leading nulls and room for `hint` values.
+    pub fn add(&mut self, name: &str, row: usize, hint: usize) -> usize {
+        let i = self.names.len();
+        self.names.push(name.to_owned());
+        self.index.insert(name.to_owned(), i);
+        let mut b = Builder {
+            hint,
+            ..Builder::new()
         };
-        self.keys.remember(pos, encoded, i);
-        Ok(i)
+        b.push_nulls(row);
+        self.children.push(b);
+        i
     }
 }
 

@@ -8,10 +8,12 @@
 
 use arrowsmith_core::{Batch, DecodeError, ErrorCode};
 
-use crate::builder::Builder;
-use crate::parser::{err, Parser};
-use crate::stream::header;
-use crate::{not_an_array, to_batch, trailing, Layout, Options};
+use crate::msgpackr::Structures;
+use crate::parser::err;
+use crate::rows::{decode_rows, Plan, Rows};
+use crate::scan::Scanner;
+use crate::tags::header;
+use crate::{not_an_array, trailing, Layout, Options};
 
 /// A run of whole rows: bytes `start..end` of the input holding `rows` rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,84 +31,23 @@ pub struct Split {
     pub pieces: Vec<Piece>,
 }
 
-/// Total size of a value whose tag alone gives it (scalars, fixstr; 0: read its header).
-/// One table lookup per value keeps the walk a small fraction of a decode: most values of
-/// real data (small ints, floats, short strings, nil, bools) take this path.
-const FIXED: [u8; 256] = fixed_sizes();
-
-const fn fixed_sizes() -> [u8; 256] {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        let b = i as u8;
-        t[i] = match b {
-            0x00..=0x7f | 0xe0..=0xff | 0xc0..=0xc3 => 1,
-            0xa0..=0xbf => 1 + (b & 0x1f),
-            0xcc | 0xd0 => 2,
-            0xcd | 0xd1 | 0xd4 => 3,
-            0xd5 => 4,
-            0xca | 0xce | 0xd2 => 5,
-            0xd6 => 6,
-            0xcb | 0xcf | 0xd3 => 9,
-            0xd7 => 10,
-            0xd8 => 18,
-            _ => 0,
-        };
-        i += 1;
-    }
-    t
-}
-
-/// End of the value starting at `pos`, walking headers only.
-fn skip_value(bytes: &[u8], mut pos: usize) -> Result<usize, DecodeError> {
-    let truncated = |at: usize| {
-        err(
-            at as u64,
-            ErrorCode::Truncated,
-            "the input ends inside a value".into(),
-        )
-    };
-    let len = bytes.len();
-    let mut pending: u64 = 1;
-    while pending > 0 {
-        let t = *bytes.get(pos).ok_or_else(|| truncated(pos))?;
-        let fixed = FIXED[t as usize] as usize;
-        if fixed != 0 {
-            if fixed > len - pos {
-                return Err(truncated(pos));
-            }
-            pos += fixed;
-            pending -= 1;
-        } else if t & 0xe0 == 0x80 {
-            // fixmap (two values per entry) or fixarray
-            let n = (t & 0x0f) as u64;
-            pos += 1;
-            pending = pending - 1 + if t < 0x90 { 2 * n } else { n };
-        } else {
-            let (h, n, payload) = header(t, &bytes[pos..]).ok_or_else(|| truncated(pos))?;
-            let left = (len - pos - h) as u64;
-            if payload > left {
-                return Err(truncated(pos));
-            }
-            pos += h + payload as usize;
-            pending = pending - 1 + n;
-        }
-        // Every pending value needs at least one more byte: a count beyond the input is
-        // a truncation, found here instead of after billions of iterations.
-        if pending > (len - pos) as u64 {
-            return Err(truncated(pos));
-        }
-    }
-    Ok(pos)
-}
-
 /// Cut `bytes` into at most `parts` pieces of roughly equal size, at row boundaries.
 /// The layout is decided as [`crate::decode`] decides it.
+///
+/// When the input cannot be cut (it is malformed), the error is the one [`crate::decode`]
+/// gives for it, so that a pool reports exactly what one thread reports. The walk only
+/// knows that the structure is broken somewhere; the decode names the first problem in
+/// input order (a type mismatch before a truncation, say) with its offset. That second
+/// pass costs one decode, on the error path only.
 pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, DecodeError> {
+    cut(bytes, parts, opts).map_err(|e| crate::decode(bytes, opts).err().unwrap_or(e))
+}
+
+fn cut(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, DecodeError> {
     let parts = parts.max(1);
     let array = match (opts.layout, bytes.first()) {
         (Layout::Stream, _) => None,
-        (_, Some(&t)) if matches!(t, 0x90..=0x9f | 0xdc | 0xdd) => header(t, bytes),
+        (_, Some(&(0x90..=0x9f | 0xdc | 0xdd))) => header(bytes),
         (Layout::Array, _) => return Err(not_an_array(bytes)),
         (Layout::Auto, _) => None,
     };
@@ -118,7 +59,7 @@ pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, Decode
                 "the top-level array nests deeper than max_depth = 0".into(),
             ));
         }
-        let (pieces, end) = walk(bytes, h, Some(n), parts)?;
+        let (pieces, end) = walk(bytes, h, Some(n), parts, opts)?;
         if end == bytes.len() {
             return Ok(Split {
                 in_array: true,
@@ -131,7 +72,7 @@ pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, Decode
     } else if opts.layout == Layout::Array {
         return Err(not_an_array(bytes));
     }
-    let (pieces, _) = walk(bytes, 0, None, parts)?;
+    let (pieces, _) = walk(bytes, 0, None, parts, opts)?;
     Ok(Split {
         in_array: false,
         pieces,
@@ -139,11 +80,14 @@ pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, Decode
 }
 
 /// Walk `count` values (or to the end) from `pos`, cutting a piece every ~len/parts bytes.
+/// Input with msgpackr records is one piece: a record can refer to a structure defined
+/// in any earlier row.
 fn walk(
     bytes: &[u8],
     mut pos: usize,
     count: Option<u64>,
     parts: usize,
+    opts: &Options,
 ) -> Result<(Vec<Piece>, usize), DecodeError> {
     let target = (bytes.len() - pos).div_ceil(parts).max(1);
     let mut pieces = Vec::with_capacity(parts);
@@ -152,6 +96,7 @@ fn walk(
         end: pos,
         rows: 0,
     };
+    let mut scan = Scanner::new(opts);
     let mut left = count;
     loop {
         match left {
@@ -160,7 +105,14 @@ fn walk(
             Some(ref mut l) => *l -= 1,
             None => {}
         }
-        pos = skip_value(bytes, pos)?;
+        scan.start();
+        if !scan.walk(bytes, &mut pos, true) {
+            return Err(err(
+                pos as u64,
+                ErrorCode::Truncated,
+                "the input ends inside a value".into(),
+            ));
+        }
         piece.rows += 1;
         if pos - piece.start >= target {
             piece.end = pos;
@@ -176,6 +128,15 @@ fn walk(
         piece.end = pos;
         pieces.push(piece);
     }
+    if scan.saw_records() && pieces.len() > 1 {
+        let rows = pieces.iter().map(|p| p.rows).sum();
+        let start = pieces[0].start;
+        pieces = vec![Piece {
+            start,
+            end: pos,
+            rows,
+        }];
+    }
     Ok((pieces, pos))
 }
 
@@ -187,10 +148,15 @@ pub fn decode_piece(
     in_array: bool,
     opts: &Options,
 ) -> Result<Batch, DecodeError> {
-    let mut p = Parser::new(bytes, base, opts.max_depth, opts.fast_path);
-    let mut root = Builder::new();
-    p.seq(&mut root, usize::MAX, usize::from(in_array), true)?;
-    Ok(to_batch(root))
+    decode_rows(
+        bytes,
+        base,
+        opts,
+        Rows::Open { in_array },
+        &mut Plan::default(),
+        &mut Structures::default(),
+    )
+    .map(|(batch, _)| batch)
 }
 
 #[cfg(test)]
@@ -244,24 +210,6 @@ mod tests {
         assert_eq!(rows, whole.num_rows);
     }
 
-    /// The size table agrees with the general header reader for every tag.
-    #[test]
-    fn fixed_sizes_match_headers() {
-        for t in 0..=255u8 {
-            let (h, n, payload) = header(t, &[t, 0, 0, 0, 0, 0]).unwrap();
-            let fixed = FIXED[t as usize] as u64;
-            if fixed != 0 {
-                assert_eq!((n, h as u64 + payload), (0, fixed), "tag {t:#04x}");
-            } else {
-                // Containers, or a length read from the header.
-                assert!(
-                    n > 0 || matches!(t, 0x80 | 0x90 | 0xc4..=0xc9 | 0xd9..=0xdf),
-                    "tag {t:#04x}"
-                );
-            }
-        }
-    }
-
     #[test]
     fn array_of_records_splits_at_elements() {
         let bytes = encode(&records(1000));
@@ -304,24 +252,60 @@ mod tests {
     #[test]
     fn truncation_and_huge_counts_are_errors_not_hangs() {
         let bytes = encode(&records(10));
-        let e = split(&bytes[..bytes.len() - 1], 2, &Options::default()).unwrap_err();
+        let o = Options::default();
+        let e = split(&bytes[..bytes.len() - 1], 2, &o).unwrap_err();
         assert_eq!(e.code, ErrorCode::Truncated);
-        // array32 claiming 4 G elements of which one is present.
-        let e = split(
-            &[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01],
-            2,
-            &Options::default(),
-        )
-        .unwrap_err();
-        assert_eq!(e.code, ErrorCode::Truncated);
-        // a map claiming 2^32-1 entries inside an array.
-        let e = split(
+        // array32 claiming 4 G elements of which one is present; a map claiming 2^32-1
+        // entries inside an array: counts past the input, as the decode reports them.
+        for input in [
+            &[0xdd, 0xff, 0xff, 0xff, 0xff, 0x01][..],
             &[0x91, 0xdf, 0xff, 0xff, 0xff, 0xff],
-            2,
-            &Options::default(),
-        )
-        .unwrap_err();
-        assert_eq!(e.code, ErrorCode::Truncated);
+        ] {
+            let e = split(input, 2, &o).unwrap_err();
+            assert_eq!(e.code, ErrorCode::OutOfBounds);
+            assert_eq!(e, decode(input, &o).unwrap_err());
+        }
+    }
+
+    /// `dc 00 14` (an array16 of 20 elements with none present): the walk finds a
+    /// truncation at byte 3, the decode an out-of-bounds count at byte 0. Both paths must
+    /// say what the decode says, on that input and on every corrupted one.
+    #[test]
+    fn split_errors_are_the_decode_errors() {
+        let o = Options::default();
+        let e = split(&[0xdc, 0x00, 0x14], 2, &o).unwrap_err();
+        assert_eq!((e.code, e.offset), (ErrorCode::OutOfBounds, 0));
+        assert_eq!(e, decode(&[0xdc, 0x00, 0x14], &o).unwrap_err());
+
+        let bytes = encode(&records(40));
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            (seed >> 33) as usize
+        };
+        let mut errors = 0;
+        for _ in 0..3000 {
+            let mut m = bytes.clone();
+            for _ in 0..1 + next() % 3 {
+                let i = next() % m.len();
+                m[i] = next() as u8;
+            }
+            m.truncate(m.len() - next() % 4);
+            for layout in [Layout::Auto, Layout::Array, Layout::Stream] {
+                let o = Options {
+                    layout,
+                    ..Options::default()
+                };
+                if let Err(e) = split(&m, 3, &o) {
+                    errors += 1;
+                    assert_eq!(e, decode(&m, &o).unwrap_err(), "input {m:02x?}");
+                }
+            }
+        }
+        assert!(
+            errors > 1000,
+            "the mutations should break most inputs ({errors})"
+        );
     }
 
     #[test]

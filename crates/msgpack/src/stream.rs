@@ -1,15 +1,18 @@
 //! Incremental decoding: bytes arrive in chunks, rows leave as soon as they are complete.
 //!
-//! `push` runs a resumable structural scanner over the new bytes only (its whole state
-//! is "values still missing in the current row" and "payload bytes still to skip"), so
+//! `push` runs the resumable structural scanner (`scan.rs`) over the new bytes only, so
 //! finding row boundaries never rescans earlier bytes. `take_batch` decodes complete
 //! rows exactly once, straight into fresh builders (schema inferred per batch).
 
 use arrowsmith_core::{Batch, DecodeError, ErrorCode};
 
 use crate::builder::Builder;
+use crate::msgpackr::Structures;
 use crate::parser::{err, Parser};
-use crate::{not_an_array, to_batch, trailing, Layout, Options};
+use crate::rows::{decode_rows, Plan, Rows};
+use crate::scan::Scanner;
+use crate::tags::{header, Kind, TAGS};
+use crate::{not_an_array, trailing, Layout, Options};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -34,70 +37,45 @@ pub struct StreamDecoder {
     scan: usize,
     /// End of the last complete row.
     complete_end: usize,
-    /// Values still missing before the current row is complete.
-    pending: u64,
-    /// Payload bytes still to skip.
-    skip: u64,
+    scanner: Scanner,
     in_row: bool,
     /// Complete rows in `buf[decoded..complete_end]`.
     ready: usize,
+    /// Rows decoded so far.
+    taken: usize,
+    /// The first top-level value is a map (it may be a columnar table, so it is held back
+    /// until another value begins or the input ends).
+    first_is_map: bool,
     phase: Phase,
     /// Where the top-level array started (for messages).
     array_at: u64,
     array_len: u64,
+    /// Rows that are arrays were found positional in an earlier batch.
+    positional: bool,
+    /// msgpackr structures defined by the rows decoded so far.
+    structures: Structures,
     error: Option<DecodeError>,
-}
-
-/// Header length, values it adds, payload bytes: `None` if the header is incomplete.
-#[inline]
-pub(crate) fn header(t: u8, rest: &[u8]) -> Option<(usize, u64, u64)> {
-    let be = |n: usize| -> Option<u64> {
-        let s = rest.get(1..1 + n)?;
-        Some(s.iter().fold(0u64, |a, &b| a << 8 | b as u64))
-    };
-    Some(match t {
-        0x00..=0x7f | 0xe0..=0xff | 0xc0..=0xc3 => (1, 0, 0),
-        0x80..=0x8f => (1, 2 * (t & 0x0f) as u64, 0),
-        0x90..=0x9f => (1, (t & 0x0f) as u64, 0),
-        0xa0..=0xbf => (1, 0, (t & 0x1f) as u64),
-        0xc4 | 0xd9 => (2, 0, be(1)?),
-        0xc5 | 0xda => (3, 0, be(2)?),
-        0xc6 | 0xdb => (5, 0, be(4)?),
-        0xc7 => (2, 0, be(1)? + 1),
-        0xc8 => (3, 0, be(2)? + 1),
-        0xc9 => (5, 0, be(4)? + 1),
-        0xcc | 0xd0 => (1, 0, 1),
-        0xcd | 0xd1 => (1, 0, 2),
-        0xca | 0xce | 0xd2 => (1, 0, 4),
-        0xcb | 0xcf | 0xd3 => (1, 0, 8),
-        0xd4 => (1, 0, 2),
-        0xd5 => (1, 0, 3),
-        0xd6 => (1, 0, 5),
-        0xd7 => (1, 0, 9),
-        0xd8 => (1, 0, 17),
-        0xdc => (3, be(2)?, 0),
-        0xdd => (5, be(4)?, 0),
-        0xde => (3, 2 * be(2)?, 0),
-        0xdf => (5, 2 * be(4)?, 0),
-    })
 }
 
 impl StreamDecoder {
     pub fn new(opts: Options) -> Self {
         StreamDecoder {
+            scanner: Scanner::new(&opts),
             opts,
             buf: Vec::new(),
             base: 0,
             decoded: 0,
             scan: 0,
             complete_end: 0,
-            pending: 0,
-            skip: 0,
             in_row: false,
             ready: 0,
+            taken: 0,
+            first_is_map: false,
             phase: Phase::Start,
             array_at: 0,
             array_len: 0,
+            positional: false,
+            structures: Structures::default(),
             error: None,
         }
     }
@@ -115,15 +93,10 @@ impl StreamDecoder {
     fn scan_rows(&mut self) -> Result<(), DecodeError> {
         let len = self.buf.len();
         loop {
-            if self.skip > 0 {
-                let s = self.skip.min((len - self.scan) as u64);
-                self.scan += s as usize;
-                self.skip -= s;
-                if self.skip > 0 {
+            if self.in_row {
+                if !self.scanner.walk(&self.buf, &mut self.scan, false) {
                     return Ok(());
                 }
-            }
-            if self.in_row && self.pending == 0 {
                 self.in_row = false;
                 self.ready += 1;
                 self.complete_end = self.scan;
@@ -143,7 +116,7 @@ impl StreamDecoder {
                                 return Err(not_an_array(&self.buf[self.scan..]))
                             }
                             (_, true) => {
-                                let Some((h, n, _)) = header(t, &self.buf[self.scan..]) else {
+                                let Some((h, n, _)) = header(&self.buf[self.scan..]) else {
                                     return Ok(());
                                 };
                                 if self.opts.max_depth == 0 {
@@ -189,25 +162,24 @@ impl StreamDecoder {
                         }
                     }
                 }
+                if self.phase == Phase::Values && self.taken + self.ready == 0 {
+                    self.first_is_map = TAGS[self.buf[self.scan] as usize].kind == Kind::Map;
+                }
                 self.in_row = true;
-                self.pending = 1;
+                self.scanner.start();
             }
-            // Inside a row: one header.
-            let Some(&t) = self.buf.get(self.scan) else {
-                return Ok(());
-            };
-            let Some((h, n, payload)) = header(t, &self.buf[self.scan..]) else {
-                return Ok(());
-            };
-            self.scan += h;
-            self.pending = (self.pending - 1).saturating_add(n);
-            self.skip = payload;
         }
     }
 
-    /// Complete rows not yet taken.
+    /// Complete rows not yet taken. A first top-level map is held back until another
+    /// value begins or the input ends: if it is the only value, it may be a columnar table.
     pub fn ready_rows(&self) -> usize {
-        self.ready
+        let hold = self.opts.columnar
+            && self.first_is_map
+            && self.phase == Phase::Values
+            && self.taken == 0
+            && !self.in_row;
+        self.ready - usize::from(hold && self.ready == 1)
     }
 
     /// Decode up to `max_rows` complete rows into a batch; `None` if no row is ready.
@@ -215,26 +187,40 @@ impl StreamDecoder {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        let n = self.ready.min(max_rows);
+        let n = self.ready_rows().min(max_rows);
         if n == 0 {
             return Ok(None);
         }
-        let depth = if self.phase == Phase::Values { 0 } else { 1 };
-        let mut p = Parser::new(
+        self.decode(n, false).map(Some)
+    }
+
+    /// Decode `n` complete rows (`last`: at the end of the input).
+    fn decode(&mut self, n: usize, last: bool) -> Result<Batch, DecodeError> {
+        let values = self.phase == Phase::Values;
+        let rows = Rows::Count {
+            n,
+            in_array: !values,
+            single: last && values && self.taken == 0 && n == 1,
+        };
+        let mut plan = Plan {
+            positional: self.positional,
+            ..Plan::default()
+        };
+        let (batch, used) = decode_rows(
             &self.buf[self.decoded..self.complete_end],
             self.base + self.decoded as u64,
-            self.opts.max_depth,
-            self.opts.fast_path,
-        );
-        let mut root = Builder::new();
-        if let Err(e) = p.seq(&mut root, n, depth, false) {
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        self.decoded += p.pos;
+            &self.opts,
+            rows,
+            &mut plan,
+            &mut self.structures,
+        )
+        .inspect_err(|e| self.error = Some(e.clone()))?;
+        self.positional = plan.positional;
+        self.decoded += used;
         self.ready -= n;
+        self.taken += n;
         self.compact();
-        Ok(Some(to_batch(root)))
+        Ok(batch)
     }
 
     /// Drop decoded bytes once they are at least half the buffer (amortized O(1) per byte).
@@ -254,17 +240,32 @@ impl StreamDecoder {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
+        if self.in_row && self.scanner.walk(&self.buf, &mut self.scan, true) {
+            // A row whose end could only be told at the end of the input.
+            self.in_row = false;
+            self.ready += 1;
+            self.complete_end = self.scan;
+        }
         let e = if self.in_row {
-            // Decode the incomplete row to name exactly what is missing.
-            let depth = if self.phase == Phase::Values { 0 } else { 1 };
+            // The rows before it first (their errors come first in the input), then the
+            // incomplete row, decoded to name exactly what is missing.
+            if self.ready > 0 {
+                self.decode(self.ready, false)?;
+            }
+            let depth = usize::from(self.phase != Phase::Values);
+            let plan = Plan {
+                positional: self.positional,
+                ..Plan::default()
+            };
             let mut p = Parser::new(
                 &self.buf[self.complete_end..],
                 self.base + self.complete_end as u64,
-                self.opts.max_depth,
-                self.opts.fast_path,
+                &self.opts,
+                &plan,
+                self.structures.clone(),
             );
             Some(
-                p.value(&mut Builder::new(), depth)
+                p.rows(&mut Builder::new(), 1, depth, false)
                     .err()
                     .unwrap_or_else(|| {
                         err(
@@ -309,6 +310,9 @@ impl StreamDecoder {
             self.error = Some(e.clone());
             return Err(e);
         }
-        self.take_batch(usize::MAX)
+        match self.ready {
+            0 => Ok(None),
+            n => self.decode(n, true).map(Some),
+        }
     }
 }

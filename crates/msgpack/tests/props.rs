@@ -67,6 +67,16 @@ fn check(col: &Column, i: usize, want: &Value) -> Result<(), String> {
             }
             true
         }
+        (DataType::FixedSizeList(_, n), _, Value::Array(items)) => {
+            let n = *n as usize;
+            if items.len() != n {
+                return Err(format!("row {i}: list length {n} != {}", items.len()));
+            }
+            for (k, item) in items.iter().enumerate() {
+                check(&col.children[0], i * n + k, item)?;
+            }
+            true
+        }
         (DataType::Struct(fields), _, Value::Map(entries)) => {
             for (f, child) in fields.iter().zip(&col.children) {
                 let v = entries

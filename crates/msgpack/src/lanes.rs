@@ -1,0 +1,417 @@
+//! The general path's tight loops ("lanes") and the bulk fast paths.
+//!
+//! A lane takes, in one call, a run of values that its column stores as they are and
+//! stops, without consuming, at anything else (nil included: `seq` pushes it): then
+//! `Parser::value` decodes that value or reports the error, so every error still comes
+//! from one place. A fast path
+//! decodes a run of one encoding in bulk (SIMD128 where built).
+
+use arrowsmith_core::Bitmap;
+
+use crate::builder::{Builder, Data};
+use crate::kernels;
+use crate::parser::Parser;
+
+/// Fast-path attempts that consumed fewer values than this count as misses.
+pub(crate) const RUN_MIN: usize = 4;
+
+/// An int storage: which decoded ints it holds as they are.
+pub(crate) trait IntSlot: Copy + Default {
+    fn signed(x: i64) -> Option<Self>;
+    fn unsigned(x: u64) -> Option<Self>;
+}
+
+impl IntSlot for i32 {
+    #[inline(always)]
+    fn signed(x: i64) -> Option<Self> {
+        i32::try_from(x).ok()
+    }
+    #[inline(always)]
+    fn unsigned(x: u64) -> Option<Self> {
+        i32::try_from(x).ok()
+    }
+}
+
+impl IntSlot for i64 {
+    #[inline(always)]
+    fn signed(x: i64) -> Option<Self> {
+        Some(x)
+    }
+    #[inline(always)]
+    fn unsigned(x: u64) -> Option<Self> {
+        i64::try_from(x).ok()
+    }
+}
+
+impl IntSlot for u64 {
+    #[inline(always)]
+    fn signed(x: i64) -> Option<Self> {
+        u64::try_from(x).ok()
+    }
+    #[inline(always)]
+    fn unsigned(x: u64) -> Option<Self> {
+        Some(x)
+    }
+}
+
+/// `N` big-endian bytes after the tag at `pos`, if present.
+#[inline(always)]
+fn be<const N: usize>(buf: &[u8], pos: usize) -> Option<[u8; N]> {
+    buf.get(pos + 1..pos + 1 + N)?.try_into().ok()
+}
+
+impl Parser<'_> {
+    /// The lane for `b`'s storage: up to `max` values that the column takes as they are.
+    /// Returns the number taken (0: nothing consumed).
+    #[inline(always)]
+    pub(crate) fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
+        let n = match &mut b.data {
+            Data::I32(v) => self.int_lane(v, max),
+            Data::I64(v) => self.int_lane(v, max),
+            Data::U64(v) => self.int_lane(v, max),
+            Data::F64(v) => self.f64_lane(v, max),
+            Data::F32(v) => self.f32_lane(v, max),
+            Data::Bool(m) => self.bool_lane(m, max),
+            Data::Bytes {
+                utf8: true,
+                offsets,
+                data,
+            } => self.str_lane(offsets, data, max),
+            _ => 0,
+        };
+        b.valid_n(n);
+        n
+    }
+
+    /// Up to `max` ints that fit `T`; stops (without consuming) at anything else,
+    /// including a truncated header or an int that needs a wider column.
+    #[inline(always)]
+    fn int_lane<T: IntSlot>(&mut self, v: &mut Vec<T>, max: usize) -> usize {
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let first = v.len();
+        let end = first.saturating_add(max);
+        let refs = self.structures.active();
+        while v.len() < end {
+            let Some(&t) = buf.get(pos) else { break };
+            // Each arm checks that its bytes are there and that the value fits, and stops
+            // the lane otherwise (the checks fold away where a type always fits).
+            let x = match t {
+                0x00..=0x3f | 0xe0..=0xff => {
+                    let Some(x) = T::signed(t as i8 as i64) else { break };
+                    pos += 1;
+                    x
+                }
+                // With msgpackr structures defined, these bytes may be records.
+                0x40..=0x7f => {
+                    if refs {
+                        break;
+                    }
+                    pos += 1;
+                    let Some(x) = T::signed(t as i64) else { break };
+                    x
+                }
+                0xcc | 0xd0 => {
+                    let Some(&p) = buf.get(pos + 1) else { break };
+                    let x = if t == 0xcc { T::unsigned(p as u64) } else { T::signed(p as i8 as i64) };
+                    let Some(x) = x else { break };
+                    pos += 2;
+                    x
+                }
+                0xcd | 0xd1 => {
+                    let Some(p) = be::<2>(buf, pos) else { break };
+                    let u = u16::from_be_bytes(p);
+                    let x = if t == 0xcd { T::unsigned(u as u64) } else { T::signed(u as i16 as i64) };
+                    let Some(x) = x else { break };
+                    pos += 3;
+                    x
+                }
+                0xce | 0xd2 => {
+                    let Some(p) = be::<4>(buf, pos) else { break };
+                    let u = u32::from_be_bytes(p);
+                    let x = if t == 0xce { T::unsigned(u as u64) } else { T::signed(u as i32 as i64) };
+                    let Some(x) = x else { break };
+                    pos += 5;
+                    x
+                }
+                0xcf | 0xd3 => {
+                    let Some(p) = be::<8>(buf, pos) else { break };
+                    let u = u64::from_be_bytes(p);
+                    let x = if t == 0xcf { T::unsigned(u) } else { T::signed(u as i64) };
+                    let Some(x) = x else { break };
+                    pos += 9;
+                    x
+                }
+                _ => break,
+            };
+            v.push(x);
+        }
+        self.pos = pos;
+        v.len() - first
+    }
+
+    /// Up to `max` floats or ints into a Float64 column.
+    #[inline(always)]
+    fn f64_lane(&mut self, v: &mut Vec<f64>, max: usize) -> usize {
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let first = v.len();
+        let end = first.saturating_add(max);
+        let refs = self.structures.active();
+        while v.len() < end {
+            let Some(&t) = buf.get(pos) else { break };
+            let (x, w) = match t {
+                0x40..=0x7f if refs => break,
+                0xcb => match be::<8>(buf, pos) {
+                    Some(p) => (f64::from_be_bytes(p), 9),
+                    None => break,
+                },
+                0xca => match be::<4>(buf, pos) {
+                    Some(p) => (f32::from_be_bytes(p) as f64, 5),
+                    None => break,
+                },
+                0x00..=0x7f | 0xe0..=0xff => (t as i8 as f64, 1),
+                0xcc => match be::<1>(buf, pos) {
+                    Some(p) => (u8::from_be_bytes(p) as f64, 2),
+                    None => break,
+                },
+                0xcd => match be::<2>(buf, pos) {
+                    Some(p) => (u16::from_be_bytes(p) as f64, 3),
+                    None => break,
+                },
+                0xce => match be::<4>(buf, pos) {
+                    Some(p) => (u32::from_be_bytes(p) as f64, 5),
+                    None => break,
+                },
+                0xcf => match be::<8>(buf, pos) {
+                    Some(p) => (u64::from_be_bytes(p) as f64, 9),
+                    None => break,
+                },
+                0xd0 => match be::<1>(buf, pos) {
+                    Some(p) => (i8::from_be_bytes(p) as f64, 2),
+                    None => break,
+                },
+                0xd1 => match be::<2>(buf, pos) {
+                    Some(p) => (i16::from_be_bytes(p) as f64, 3),
+                    None => break,
+                },
+                0xd2 => match be::<4>(buf, pos) {
+                    Some(p) => (i32::from_be_bytes(p) as f64, 5),
+                    None => break,
+                },
+                0xd3 => match be::<8>(buf, pos) {
+                    Some(p) => (i64::from_be_bytes(p) as f64, 9),
+                    None => break,
+                },
+                _ => break,
+            };
+            v.push(x);
+            pos += w;
+        }
+        self.pos = pos;
+        v.len() - first
+    }
+
+    /// Up to `max` float32 values into a Float32 column.
+    #[inline(always)]
+    fn f32_lane(&mut self, v: &mut Vec<f32>, max: usize) -> usize {
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let first = v.len();
+        let end = first.saturating_add(max);
+        while v.len() < end {
+            let Some(&[0xca, a, b, c, d]) = buf.get(pos..pos + 5) else {
+                break;
+            };
+            pos += 5;
+            v.push(f32::from_be_bytes([a, b, c, d]));
+        }
+        self.pos = pos;
+        v.len() - first
+    }
+
+    /// Up to `max` bools into a Bool column.
+    #[inline(always)]
+    fn bool_lane(&mut self, m: &mut Bitmap, max: usize) -> usize {
+        let run = self.buf[self.pos..]
+            .iter()
+            .take(max)
+            .take_while(|&&t| t & 0xfe == 0xc2);
+        let mut n = 0;
+        for &t in run {
+            m.push(t == 0xc3);
+            n += 1;
+        }
+        self.pos += n;
+        n
+    }
+
+    /// Up to `max` valid-UTF-8 strs (fixstr, str8, str16) into a Utf8 column; stops
+    /// (without consuming) at anything else or any problem.
+    #[inline(always)]
+    fn str_lane(&mut self, offsets: &mut Vec<i32>, data: &mut Vec<u8>, max: usize) -> usize {
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let mut n = 0;
+        while n < max {
+            let Some(&t) = buf.get(pos) else { break };
+            let (h, len) = match t {
+                0xa0..=0xbf => (1, (t & 0x1f) as usize),
+                0xd9 => match be::<1>(buf, pos) {
+                    Some([l]) => (2, l as usize),
+                    None => break,
+                },
+                0xda => match be::<2>(buf, pos) {
+                    Some(p) => (3, u16::from_be_bytes(p) as usize),
+                    None => break,
+                },
+                _ => break,
+            };
+            let Some(s) = buf.get(pos + h..pos + h + len) else {
+                break;
+            };
+            let Ok(end) = i32::try_from(data.len() + len) else {
+                break;
+            };
+            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+                break;
+            }
+            data.extend_from_slice(s);
+            offsets.push(end);
+            pos += h + len;
+            n += 1;
+        }
+        self.pos = pos;
+        n
+    }
+
+    /// Try a bulk fast path at the current byte for up to `max` values. `None` when none
+    /// applies (tag or column type); `Some(n)` values consumed otherwise (may be 0).
+    #[inline]
+    pub(crate) fn fast_run(&mut self, b: &mut Builder, max: usize) -> Option<usize> {
+        let t = self.peek()?;
+        let src = &self.buf[self.pos..];
+        let (n, stride) = if t as i8 >= -32 {
+            if self.structures.active() {
+                // Bytes 0x40..=0x7f may be msgpackr records: the lanes check each one.
+                return None;
+            }
+            let n = match &mut b.data {
+                Data::I32(v) => kernels::fixint_run(src, max, v),
+                Data::I64(v) => {
+                    let s = &mut self.scratch.i32;
+                    s.clear();
+                    let n = kernels::fixint_run(src, max, s);
+                    v.extend(s.iter().map(|&x| x as i64));
+                    n
+                }
+                _ => return None,
+            };
+            (n, 1)
+        } else {
+            let width = match t {
+                0xcc | 0xd0 => 1,
+                0xcd | 0xd1 => 2,
+                0xce | 0xd2 | 0xca => 4,
+                0xcf | 0xd3 | 0xcb => 8,
+                _ => return None,
+            };
+            let stride = width + 1;
+            // Only columns whose storage takes this tag's values as they are.
+            let fits = matches!(
+                (t, &b.data),
+                (0xcc..=0xce | 0xd0..=0xd2, Data::I32(_) | Data::I64(_))
+                    | (0xcf | 0xd3, Data::I64(_))
+                    | (0xcc..=0xcf, Data::U64(_))
+                    | (0xca, Data::F32(_) | Data::F64(_))
+                    | (0xcb, Data::F64(_))
+            );
+            if !fits {
+                return None;
+            }
+            let n = kernels::tag_run(src, t, stride, max);
+            if n < RUN_MIN {
+                // Too short to pay for a gather: the lane takes it.
+                return Some(0);
+            }
+            let recs = &src[..n * stride];
+            let s = &mut self.scratch;
+            let n = match (t, &mut b.data) {
+                (0xcc, Data::I32(v)) => widen(recs, &mut s.u8, v, |x| x as i32),
+                (0xcc, Data::I64(v)) => widen(recs, &mut s.u8, v, |x| x as i64),
+                (0xcc, Data::U64(v)) => widen(recs, &mut s.u8, v, |x| x as u64),
+                (0xd0, Data::I32(v)) => widen(recs, &mut s.u8, v, |x| x as i8 as i32),
+                (0xd0, Data::I64(v)) => widen(recs, &mut s.u8, v, |x| x as i8 as i64),
+                (0xcd, Data::I32(v)) => widen(recs, &mut s.u16, v, |x| x as i32),
+                (0xcd, Data::I64(v)) => widen(recs, &mut s.u16, v, |x| x as i64),
+                (0xcd, Data::U64(v)) => widen(recs, &mut s.u16, v, |x| x as u64),
+                (0xd1, Data::I32(v)) => widen(recs, &mut s.u16, v, |x| x as i16 as i32),
+                (0xd1, Data::I64(v)) => widen(recs, &mut s.u16, v, |x| x as i16 as i64),
+                (0xd2, Data::I32(v)) => append(recs, v),
+                (0xd2, Data::I64(v)) => widen(recs, &mut s.u32, v, |x| x as i32 as i64),
+                (0xce, Data::I64(v)) => widen(recs, &mut s.u32, v, |x| x as i64),
+                (0xce, Data::U64(v)) => widen(recs, &mut s.u32, v, |x| x as u64),
+                (0xd3, Data::I64(v)) => append(recs, v),
+                (0xcf, Data::U64(v)) => append(recs, v),
+                // uint32 into i32 / uint64 into i64: keep the prefix that fits; the
+                // general path widens the column at the first value that does not.
+                (0xce, Data::I32(v)) => fitting_prefix(recs, v),
+                (0xcf, Data::I64(v)) => fitting_prefix(recs, v),
+                (0xca, Data::F32(v)) => append(recs, v),
+                (0xca, Data::F64(v)) => widen(recs, &mut s.u32, v, |x| f32::from_bits(x) as f64),
+                (0xcb, Data::F64(v)) => append(recs, v),
+                _ => return None,
+            };
+            (n, stride)
+        };
+        self.pos += n * stride;
+        b.valid_n(n);
+        Some(n)
+    }
+}
+
+/// Reused buffers of the fast paths (payloads gathered before they are widened).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    u8: Vec<u8>,
+    u16: Vec<u16>,
+    u32: Vec<u32>,
+    i32: Vec<i32>,
+}
+
+/// The payloads of `recs` (records of one tag) appended to `dst`, native order; returns
+/// their number.
+#[inline]
+fn append<T: bytemuck::Pod + Default>(recs: &[u8], dst: &mut Vec<T>) -> usize {
+    let w = std::mem::size_of::<T>();
+    let n = recs.len() / (w + 1);
+    let at = dst.len();
+    dst.resize(at + n, T::default());
+    kernels::gather_swap(recs, w, bytemuck::cast_slice_mut(&mut dst[at..]));
+    n
+}
+
+/// The payloads of `recs` gathered as `S`, converted by `f` and appended to `dst`.
+#[inline]
+fn widen<S: bytemuck::Pod + Default, T>(
+    recs: &[u8],
+    scratch: &mut Vec<S>,
+    dst: &mut Vec<T>,
+    f: impl Fn(S) -> T,
+) -> usize {
+    scratch.clear();
+    let n = append(recs, scratch);
+    dst.extend(scratch.iter().map(|&x| f(x)));
+    n
+}
+
+/// Unsigned payloads appended as the signed type of their width, keeping the prefix that
+/// is not negative (that is, that fits); returns its length.
+#[inline]
+fn fitting_prefix<T: bytemuck::Pod + Default + PartialOrd>(recs: &[u8], v: &mut Vec<T>) -> usize {
+    let at = v.len();
+    let n = append(recs, v);
+    let ok = v[at..].iter().position(|x| *x < T::default()).unwrap_or(n);
+    v.truncate(at + ok);
+    ok
+}

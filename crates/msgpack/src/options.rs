@@ -1,0 +1,145 @@
+//! What callers choose: how values become rows and columns, limits, fast paths.
+//! `docs/msgpack.md` states every rule these options select.
+
+/// How top-level values become rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// One top-level array → its elements are the rows; anything else → each top-level
+    /// value is a row.
+    #[default]
+    Auto,
+    /// The input must be exactly one top-level array; its elements are the rows.
+    Array,
+    /// Each top-level value is a row (concatenated values).
+    Stream,
+}
+
+/// How rows that are arrays (tuples) become columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tuples {
+    /// One `List` column (`FixedSizeList` when every row has the same length) when one
+    /// item type holds every element; otherwise one column per position.
+    #[default]
+    Auto,
+    /// Always one column per position (positional rows).
+    Columns,
+    /// Always one `List`/`FixedSizeList` column (a mix of kinds is then `TypeMismatch`).
+    List,
+}
+
+/// How maps become columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Maps {
+    /// Records: one column per key (Struct); non-str keys go by their text form.
+    #[default]
+    Records,
+    /// Every map is an Arrow `Map<key, value>` (keys keep their own type).
+    Map,
+}
+
+/// What records with more distinct keys than `max_keys` (or too sparse to hold as one
+/// column per key) become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ManyKeys {
+    /// One `Map<Utf8, value>` column.
+    #[default]
+    Map,
+    /// A `TooLarge` error naming the limit.
+    Error,
+}
+
+/// A reading of one ext type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExtReading {
+    /// `Struct{type: Int8, data: Binary}`.
+    #[default]
+    Struct,
+    /// The data bytes as `Binary`.
+    Binary,
+    /// A JavaScript `Date` as notepack.io 2.x (ext 0: 8 data bytes, a big-endian int64)
+    /// and msgpack-lite (ext 0x0d: the data is one MessagePack number) write it:
+    /// milliseconds since the epoch → `Timestamp(Millisecond)`.
+    TimestampMs,
+    /// 8 data bytes, a big-endian int64 count of nanoseconds since the epoch →
+    /// `Timestamp(Nanosecond)`.
+    TimestampNs,
+    /// msgpackr's record extension (structures defined in the data).
+    MsgpackrRecord,
+}
+
+/// msgpackr's record definitions use ext type 0x72 ("r").
+pub const MSGPACKR_RECORD: i8 = 0x72;
+
+/// The reading of each ext type (-128..=127; -1, the standard timestamp, is built in).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Extensions([ExtReading; 256]);
+
+impl Default for Extensions {
+    fn default() -> Self {
+        let mut t = [ExtReading::Struct; 256];
+        t[MSGPACKR_RECORD as u8 as usize] = ExtReading::MsgpackrRecord;
+        Extensions(t)
+    }
+}
+
+impl Extensions {
+    #[inline]
+    pub fn get(&self, ty: i8) -> ExtReading {
+        self.0[ty as u8 as usize]
+    }
+
+    /// Read ext type `ty` as `reading` (the timestamp, type -1, cannot be changed).
+    pub fn set(&mut self, ty: i8, reading: ExtReading) {
+        if ty != -1 {
+            self.0[ty as u8 as usize] = reading;
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Deepest allowed nesting of arrays/maps (the top-level array counts as 1).
+    pub max_depth: usize,
+    /// `false` switches off every bulk/SIMD fast path (for benchmarking); output is identical.
+    pub fast_path: bool,
+    pub layout: Layout,
+    pub tuples: Tuples,
+    /// Names of the columns of positional rows, by position (implies `Tuples::Columns`
+    /// unless `tuples` is `List`).
+    pub columns: Vec<String>,
+    /// A single top-level map whose values are arrays of one length is a table with one
+    /// column per key (default on).
+    pub columnar: bool,
+    pub maps: Maps,
+    pub extensions: Extensions,
+    /// Distinct keys a records column may have before it becomes a Map column.
+    pub max_keys: usize,
+    pub many_keys: ManyKeys,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_depth: 256,
+            fast_path: true,
+            layout: Layout::Auto,
+            tuples: Tuples::Auto,
+            columns: Vec::new(),
+            columnar: true,
+            maps: Maps::Records,
+            extensions: Extensions::default(),
+            max_keys: 1024,
+            many_keys: ManyKeys::Map,
+        }
+    }
+}
+
+impl Options {
+    /// The reading of positional rows that applies: `columns` implies positional columns.
+    pub(crate) fn tuples(&self) -> Tuples {
+        match self.tuples {
+            Tuples::Auto if !self.columns.is_empty() => Tuples::Columns,
+            t => t,
+        }
+    }
+}

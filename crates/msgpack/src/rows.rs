@@ -1,0 +1,336 @@
+//! Rows and their shape: which values are rows (the layout), how rows become columns
+//! (records, positional tuples, `List`/`FixedSizeList`, a columnar map), and the retries
+//! that a first attempt can ask for.
+//!
+//! A decode is one pass. Three findings send it back to the start with a changed plan:
+//! rows that are arrays mixing kinds (→ positional columns), a records column past its
+//! key or null budget (→ that column becomes a Map column), and, in `Layout::Auto`, bytes
+//! after the top-level array (→ each top-level value is a row). Each retry fixes one
+//! decision for good, and at most `MAX_WIDE` records columns can turn into Map columns,
+//! so a decode costs a bounded number of passes.
+
+use arrowsmith_core::{Batch, Buffer, Column, DataType, ErrorCode, Field};
+
+use crate::builder::{Builder, Data};
+use crate::msgpackr::Structures;
+use crate::options::Tuples;
+use crate::parser::{err, Parser, Restart, Result};
+use crate::tags::{Kind, TAGS};
+use crate::{not_an_array, trailing, Layout, Options};
+
+/// Decisions that earlier attempts at one input made.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Plan {
+    /// Rows that are arrays are positional (one column per position).
+    pub positional: bool,
+    /// `Layout::Auto` input with bytes after its top-level array: each value is a row.
+    pub values: bool,
+    /// Serials of the records columns that are Map columns.
+    pub wide: Vec<usize>,
+}
+
+/// Records columns that may turn into Map columns in one decode.
+const MAX_WIDE: usize = 16;
+
+/// Which values of the buffer are the rows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Rows {
+    /// A whole input, as `Options::layout` says.
+    Input,
+    /// Rows until the end of the buffer (a pool's piece): elements of the top-level array
+    /// (`in_array`) or top-level values.
+    Open { in_array: bool },
+    /// `n` rows (a stream's batch). `single`: they are the input's only top-level value.
+    Count {
+        n: usize,
+        in_array: bool,
+        single: bool,
+    },
+}
+
+/// Decode the rows of `buf` (at absolute offset `base`) into one batch, retrying as the
+/// plan changes; also returns the bytes the rows took. `structures` are the msgpackr
+/// structures defined before `buf` and, on success, after it.
+pub(crate) fn decode_rows(
+    buf: &[u8],
+    base: u64,
+    opts: &Options,
+    rows: Rows,
+    plan: &mut Plan,
+    structures: &mut Structures,
+) -> Result<(Batch, usize)> {
+    loop {
+        let mut root = Builder::new();
+        let (got, restart, defined, used) = {
+            let mut p = Parser::new(buf, base, opts, plan, structures.clone());
+            let got = read_rows(&mut p, &mut root, rows);
+            (got, p.restart, p.structures, p.pos)
+        };
+        let e = match got {
+            Ok(single) => {
+                *structures = defined;
+                return Ok((finish(root, opts, single), used));
+            }
+            Err(e) => e,
+        };
+        let conflict = e.code == ErrorCode::TypeMismatch
+            && opts.tuples() == Tuples::Auto
+            && !plan.positional
+            && matches!(root.data, Data::List { .. });
+        match restart.or(conflict.then_some(Restart::Positional)) {
+            None => return Err(e),
+            Some(Restart::Positional) => plan.positional = true,
+            Some(Restart::Values) => plan.values = true,
+            Some(Restart::Wide(serial)) if plan.wide.len() < MAX_WIDE => plan.wide.push(serial),
+            Some(Restart::Wide(_)) => {
+                return Err(err(
+                    e.offset,
+                    ErrorCode::Unsupported,
+                    format!(
+                        "more than {MAX_WIDE} records columns have too many distinct keys (maxKeys) or too many missing ones; the 17th is the map at byte {}",
+                        e.offset
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// The rows of one attempt into `root`. `Ok(true)`: they are the input's only top-level
+/// value (a candidate for the columnar reading).
+fn read_rows(p: &mut Parser, root: &mut Builder, rows: Rows) -> Result<bool> {
+    let len = p.buf.len();
+    match rows {
+        Rows::Open { in_array } => p.rows(root, usize::MAX, usize::from(in_array), true)?,
+        Rows::Count {
+            n,
+            in_array,
+            single,
+        } => {
+            p.rows(root, n, usize::from(in_array), false)?;
+            return Ok(single);
+        }
+        Rows::Input => match p.opts.layout {
+            Layout::Array => {
+                let Some(n) = p.array_header()? else {
+                    return Err(not_an_array(p.buf));
+                };
+                p.rows(root, n, 1, false)?;
+                if p.pos != len {
+                    return Err(trailing(p.at(p.pos), p.at(len)));
+                }
+            }
+            Layout::Auto if !p.plan.values => match p.array_header()? {
+                Some(n) => {
+                    p.rows(root, n, 1, false)?;
+                    if p.pos != len {
+                        return Err(p.restart(Restart::Values));
+                    }
+                }
+                None => {
+                    p.rows(root, usize::MAX, 0, true)?;
+                    return Ok(root.len == 1);
+                }
+            },
+            Layout::Auto | Layout::Stream => {
+                p.rows(root, usize::MAX, 0, true)?;
+                return Ok(root.len == 1);
+            }
+        },
+    }
+    Ok(false)
+}
+
+impl Parser<'_> {
+    /// `count` rows (or, with `open`, rows until the input ends) into `root`; `depth` is
+    /// the number of containers around each row.
+    pub(crate) fn rows(
+        &mut self,
+        root: &mut Builder,
+        count: usize,
+        depth: usize,
+        open: bool,
+    ) -> Result {
+        if self.plan.positional || self.opts.tuples() == Tuples::Columns {
+            self.tuple_rows(root, count, depth, open)
+        } else {
+            self.seq(root, count, depth, open)
+        }
+    }
+
+    /// Positional rows: each row is an array (or nil) whose element `i` goes to column `i`.
+    fn tuple_rows(&mut self, root: &mut Builder, count: usize, depth: usize, open: bool) -> Result {
+        if !open && root.len == 0 && root.hint == 0 {
+            root.hint = self.grant(count);
+        }
+        for _ in 0..count {
+            if open && self.pos == self.buf.len() {
+                break;
+            }
+            let start = self.pos;
+            let Some(t) = self.peek() else {
+                // The error of a value missing where one was expected.
+                return self.value(root, depth);
+            };
+            let tag = &TAGS[t as usize];
+            match tag.kind {
+                Kind::Nil => {
+                    self.pos += 1;
+                    root.push_null();
+                }
+                Kind::Array => {
+                    self.pos += 1;
+                    let n = self.length(tag, start)?;
+                    self.tuple(root, n, start, depth, tag.name)?;
+                }
+                k => {
+                    return Err(err(
+                        self.at(start),
+                        ErrorCode::TypeMismatch,
+                        format!(
+                            "the row at byte {} is a {}; positional rows (one column per position) are arrays or nil",
+                            self.at(start),
+                            k.name()
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One positional row of `n` elements (header read).
+    fn tuple(
+        &mut self,
+        root: &mut Builder,
+        n: usize,
+        start: usize,
+        depth: usize,
+        what: &str,
+    ) -> Result {
+        self.check_count(n, 1, start, what, depth)?;
+        let (hint, left) = (root.hint, self.remaining());
+        let rows = move || hint.min(left / (n + 1));
+        if matches!(root.data, Data::Empty) {
+            // Records that never become a Map column (serial usize::MAX).
+            root.start_maps(None, usize::MAX);
+            let (s, row) = root.records().map_err(|e| self.reject(e, start, "array"))?;
+            let opts = self.opts;
+            for name in &opts.columns {
+                self.new_field(s, name, row, rows, start)?;
+            }
+        }
+        let (s, row) = root.records().map_err(|e| self.reject(e, start, "array"))?;
+        if n > s.children.len() {
+            if !self.opts.columns.is_empty() {
+                return Err(err(
+                    self.at(start),
+                    ErrorCode::Invalid,
+                    format!(
+                        "the row at byte {} has {n} elements, but `columns` names {}",
+                        self.at(start),
+                        self.opts.columns.len()
+                    ),
+                ));
+            }
+            for i in s.children.len()..n {
+                self.new_field(s, &i.to_string(), row, rows, start)?;
+            }
+        }
+        for child in &mut s.children[..n] {
+            self.field_value(child, depth)?;
+        }
+        self.end_record(root, n, start)
+    }
+}
+
+/// The rows' columns: records and positional rows give one column per key or position;
+/// anything else one column `value` (rows that are arrays of one length a FixedSizeList).
+/// `single` (the input's only top-level value is this one row) allows the columnar
+/// reading.
+fn finish(root: Builder, opts: &Options, single: bool) -> Batch {
+    let num_rows = root.len;
+    match root.data {
+        Data::Struct(s) => {
+            let (fields, columns) = s.finish();
+            let batch = Batch {
+                fields,
+                columns,
+                num_rows,
+            };
+            if single && opts.columnar {
+                return columnar(batch);
+            }
+            batch
+        }
+        _ => {
+            let c = fixed_size(root.finish());
+            Batch {
+                fields: vec![Field::new("value", c.dtype.clone(), true)],
+                columns: vec![c],
+                num_rows,
+            }
+        }
+    }
+}
+
+/// A List column whose rows are all present and of one length (at least 1) as a
+/// FixedSizeList of that length.
+fn fixed_size(c: Column) -> Column {
+    let DataType::List(item) = &c.dtype else {
+        return c;
+    };
+    let n = match c.buffers.first() {
+        Some(Buffer::I32(o)) if c.validity.is_none() && c.len > 0 => {
+            let k = o[1] - o[0];
+            if k < 1 || o.windows(2).any(|w| w[1] - w[0] != k) {
+                return c;
+            }
+            k
+        }
+        _ => return c,
+    };
+    Column {
+        dtype: DataType::FixedSizeList(item.clone(), n),
+        len: c.len,
+        validity: None,
+        buffers: vec![],
+        children: c.children,
+    }
+}
+
+/// One map whose every value is an array, all of one length: a table with one column per
+/// key (what pandas' `to_dict('list')` and many APIs send). Otherwise the one row as is.
+fn columnar(b: Batch) -> Batch {
+    let len = |c: &Column| match (&c.dtype, c.buffers.first(), &c.validity) {
+        (DataType::List(_), Some(Buffer::I32(o)), None) => Some(o[1] - o[0]),
+        _ => None,
+    };
+    let Some(n) = b.columns.first().and_then(len) else {
+        return b;
+    };
+    if b.num_rows != 1 || b.columns.iter().any(|c| len(c) != Some(n)) {
+        return b;
+    }
+    let columns: Vec<Column> = b
+        .columns
+        .into_iter()
+        .map(|c| {
+            c.children
+                .into_iter()
+                .next()
+                .unwrap_or_else(|| Column::nulls(0))
+        })
+        .collect();
+    let fields = b
+        .fields
+        .into_iter()
+        .zip(&columns)
+        .map(|(f, c)| Field::new(f.name, c.dtype.clone(), true))
+        .collect();
+    Batch {
+        fields,
+        columns,
+        num_rows: n as usize,
+    }
+}
