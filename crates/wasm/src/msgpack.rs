@@ -4,27 +4,95 @@ use crate::batch::{batch, js_error, DecodedBatch};
 use arrowsmith_msgpack as msgpack;
 use wasm_bindgen::prelude::*;
 
-fn msgpack_options(layout: u8, fast_path: bool, max_depth: u32) -> msgpack::Options {
-    msgpack::Options {
-        layout: match layout {
+/// The decode options, set one by one from JS (`msgpack.ts` maps `MsgpackOptions` here).
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct MsgpackConfig {
+    inner: msgpack::Options,
+}
+
+#[wasm_bindgen]
+impl MsgpackConfig {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> MsgpackConfig {
+        MsgpackConfig::default()
+    }
+
+    /// 0 auto, 1 array, 2 stream.
+    pub fn layout(&mut self, v: u8) {
+        self.inner.layout = match v {
             1 => msgpack::Layout::Array,
             2 => msgpack::Layout::Stream,
             _ => msgpack::Layout::Auto,
-        },
-        fast_path,
-        max_depth: max_depth as usize,
+        };
+    }
+
+    #[wasm_bindgen(js_name = fastPath)]
+    pub fn fast_path(&mut self, v: bool) {
+        self.inner.fast_path = v;
+    }
+
+    #[wasm_bindgen(js_name = maxDepth)]
+    pub fn max_depth(&mut self, v: u32) {
+        self.inner.max_depth = v as usize;
+    }
+
+    /// 0 auto, 1 columns, 2 list.
+    pub fn tuples(&mut self, v: u8) {
+        self.inner.tuples = match v {
+            1 => msgpack::Tuples::Columns,
+            2 => msgpack::Tuples::List,
+            _ => msgpack::Tuples::Auto,
+        };
+    }
+
+    /// Append the name of the next positional column.
+    pub fn column(&mut self, name: String) {
+        self.inner.columns.push(name);
+    }
+
+    pub fn columnar(&mut self, v: bool) {
+        self.inner.columnar = v;
+    }
+
+    /// 0 records, 1 map.
+    pub fn maps(&mut self, v: u8) {
+        self.inner.maps = match v {
+            1 => msgpack::Maps::Map,
+            _ => msgpack::Maps::Records,
+        };
+    }
+
+    /// Ext type `code` read as 0 struct, 1 binary, 2 timestamp-ms, 3 timestamp-ns.
+    pub fn extension(&mut self, code: i8, reading: u8) {
+        let r = match reading {
+            1 => msgpack::ExtReading::Binary,
+            2 => msgpack::ExtReading::TimestampMs,
+            3 => msgpack::ExtReading::TimestampNs,
+            _ => msgpack::ExtReading::Struct,
+        };
+        self.inner.extensions.set(code, r);
+    }
+
+    #[wasm_bindgen(js_name = maxKeys)]
+    pub fn max_keys(&mut self, v: u32) {
+        self.inner.max_keys = v as usize;
+    }
+
+    /// 0 map, 1 error.
+    #[wasm_bindgen(js_name = manyKeys)]
+    pub fn many_keys(&mut self, v: u8) {
+        self.inner.many_keys = match v {
+            1 => msgpack::ManyKeys::Error,
+            _ => msgpack::ManyKeys::Map,
+        };
     }
 }
 
-/// Decode a whole MessagePack buffer. `layout`: 0 auto, 1 array, 2 stream.
+/// Decode a whole MessagePack buffer.
 #[wasm_bindgen(js_name = decodeMsgpack)]
-pub fn decode_msgpack(
-    bytes: &[u8],
-    layout: u8,
-    fast_path: bool,
-    max_depth: u32,
-) -> Result<DecodedBatch, JsValue> {
-    msgpack::decode(bytes, &msgpack_options(layout, fast_path, max_depth))
+pub fn decode_msgpack(bytes: &[u8], config: &MsgpackConfig) -> Result<DecodedBatch, JsValue> {
+    msgpack::decode(bytes, &config.inner)
         .map(batch)
         .map_err(js_error)
 }
@@ -34,16 +102,10 @@ pub fn decode_msgpack(
 #[wasm_bindgen(js_name = msgpackSplit)]
 pub fn msgpack_split(
     bytes: &[u8],
-    layout: u8,
     parts: u32,
-    max_depth: u32,
+    config: &MsgpackConfig,
 ) -> Result<Vec<f64>, JsValue> {
-    let s = msgpack::split(
-        bytes,
-        parts as usize,
-        &msgpack_options(layout, true, max_depth),
-    )
-    .map_err(js_error)?;
+    let s = msgpack::split(bytes, parts as usize, &config.inner).map_err(js_error)?;
     let pieces = s
         .pieces
         .iter()
@@ -59,17 +121,11 @@ pub fn decode_msgpack_piece(
     bytes: &[u8],
     base: f64,
     in_array: bool,
-    fast_path: bool,
-    max_depth: u32,
+    config: &MsgpackConfig,
 ) -> Result<DecodedBatch, JsValue> {
-    msgpack::decode_piece(
-        bytes,
-        base as u64,
-        in_array,
-        &msgpack_options(0, fast_path, max_depth),
-    )
-    .map(batch)
-    .map_err(js_error)
+    msgpack::decode_piece(bytes, base as u64, in_array, &config.inner)
+        .map(batch)
+        .map_err(js_error)
 }
 
 /// Incremental MessagePack decoding: push chunks as they arrive, take batches of rows.
@@ -81,9 +137,9 @@ pub struct MsgpackStream {
 #[wasm_bindgen]
 impl MsgpackStream {
     #[wasm_bindgen(constructor)]
-    pub fn new(layout: u8, fast_path: bool, max_depth: u32) -> MsgpackStream {
+    pub fn new(config: &MsgpackConfig) -> MsgpackStream {
         MsgpackStream {
-            inner: msgpack::StreamDecoder::new(msgpack_options(layout, fast_path, max_depth)),
+            inner: msgpack::StreamDecoder::new(config.inner.clone()),
         }
     }
 

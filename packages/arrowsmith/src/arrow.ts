@@ -20,6 +20,7 @@ import {
   Int8,
   List,
   makeData,
+  Map_,
   Null,
   RecordBatch,
   Schema,
@@ -64,6 +65,7 @@ function arrowType(c: ColumnDesc): DataType {
     case 'list': return new List(arrowField(c.children[0]!));
     case 'fixedsizelist': return new FixedSizeList(c.size!, arrowField(c.children[0]!));
     case 'struct': return new Struct(c.children.map(arrowField));
+    case 'map': return new Map_(arrowField(c.children[0]!) as Field<Struct>);
     case 'dictionary': return new Dictionary(new Utf8(), new Int32());
     default: throw new Error(`arrowsmith: unknown column type ${c.type satisfies never}`);
   }
@@ -106,6 +108,8 @@ export function buildData(c: ColumnDesc, type: DataType, bytes: Bytes): Data {
       return makeData({ ...base, type: type as Utf8, valueOffsets: i32(bytes(c.buffers[0]!)), data: bytes(c.buffers[1]!) });
     case 'list':
       return makeData({ ...base, type: type as List, valueOffsets: i32(bytes(c.buffers[0]!)), child: child(0) });
+    case 'map':
+      return makeData({ ...base, type: type as Map_, valueOffsets: i32(bytes(c.buffers[0]!)), child: child(0) });
     case 'fixedsizelist':
       return makeData({ ...base, type: type as FixedSizeList, child: child(0) });
     case 'struct':

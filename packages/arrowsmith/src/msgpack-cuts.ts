@@ -48,6 +48,11 @@ export function isNumberArray(bytes: Uint8Array): boolean {
   return e !== undefined && (e <= 0x7f || e >= 0xe0 || e === 0xc0 || e === 0xc2 || e === 0xc3 || (e >= 0xca && e <= 0xd3));
 }
 
+/**
+ * Only rows that are plain maps are guessed at: msgpackr's records (`new Packr()`) start
+ * with a record definition instead, and their later rows refer back to it, so they never
+ * decode apart (the exact scan keeps them in one piece).
+ */
 export function guessCuts(bytes: Uint8Array, layout: 'auto' | 'array' | 'stream', parts: number): GuessedCuts | undefined {
   if (parts < 2 || bytes.length < parts * MIN_PIECE) return undefined;
   let pos = 0;

@@ -5,21 +5,13 @@ import { toRecordBatch, toTable } from './arrow.js';
 import { SchemaMismatch, toDecodeError, wasmCall } from './errors.js';
 import type { Pool } from './pool/pool.js';
 import { guessCuts, isNumberArray } from './msgpack-cuts.js';
+import { decodeOptions, withConfig, type MsgpackDecodeOptions } from './msgpack-options.js';
 import { isShared, type Decoded, type Job } from './pool/protocol.js';
 import { byteChunks, bytesArg, readAll, type ByteInput, type BytesLike, type ChunkSource } from './source.js';
 import type { ReadOptions, WasmBatchHandle } from './types.js';
 import { instance, instanceAsync, type Loaded } from './wasm.js';
 
-export interface MsgpackOptions {
-  /**
-   * How top-level values map to rows. `auto` (default): one top-level array → its
-   * elements are the rows; anything else → each top-level value is a row.
-   */
-  layout?: 'auto' | 'array' | 'stream';
-  /** Nesting limit; deeper input is a DecodeError. Default 256. */
-  maxDepth?: number;
-  /** Set false to switch the SIMD/bulk fast paths off (for benchmarking). Default true. */
-  fastPath?: boolean;
+export interface MsgpackOptions extends MsgpackDecodeOptions {
   /**
    * Default true: the table owns its memory. `false` returns views into wasm memory that
    * stay valid only until the next Arrowsmith call (they are then freed and may move).
@@ -40,8 +32,6 @@ export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'>, Read
   batchRows?: number;
 }
 
-const LAYOUT = { auto: 0, array: 1, stream: 2 } as const;
-
 /** The one batch whose buffers are lent out as views (copy: false) until the next call. */
 let lent: WasmBatchHandle | undefined;
 
@@ -52,9 +42,7 @@ export function releaseLent(): void {
 
 export function decodeWith(w: Loaded<'msgpack'>, bytes: Uint8Array, options: MsgpackOptions = {}): Table {
   releaseLent();
-  const h = wasmCall(() =>
-    w.glue.decodeMsgpack(bytes, LAYOUT[options.layout ?? 'auto'], options.fastPath ?? true, options.maxDepth ?? 256),
-  ) as WasmBatchHandle;
+  const h = withConfig(w.glue, options, (c) => wasmCall(() => w.glue.decodeMsgpack(bytes, c))) as WasmBatchHandle;
   const copy = options.copy ?? true;
   try {
     return toTable([toRecordBatch(w, h, copy)]);
@@ -94,10 +82,9 @@ export function decodeMsgpackAsync(input: ByteInput, options: MsgpackAsyncOption
  * the result is always what a single decode gives.
  */
 async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool, rest: Omit<MsgpackOptions, 'copy'>, signal?: AbortSignal): Promise<Table> {
-  const maxDepth = rest.maxDepth ?? 256;
-  const fastPath = rest.fastPath ?? true;
+  const opts = decodeOptions(rest);
   const shared = isShared(bytes.buffer);
-  const piece = (a: number, b: number, inArray: boolean): Job => ({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, fastPath, maxDepth });
+  const piece = (a: number, b: number, inArray: boolean): Job => ({ kind: 'msgpack', bytes: shared ? bytes.subarray(a, b) : bytes.slice(a, b), base: a, inArray, options: opts });
   // Input too small to share: the round trips would cost more than the decode.
   const most = pool.pieces(bytes.length, 2 * pool.size);
   if (most < 2 || (rest.layout !== 'stream' && isNumberArray(bytes))) return decodeWith(w, bytes, rest);
@@ -114,7 +101,7 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
   }
   let split: Float64Array;
   try {
-    split = wasmCall(() => w.glue.msgpackSplit(bytes, LAYOUT[rest.layout ?? 'auto'], most, maxDepth)) as Float64Array;
+    split = withConfig(w.glue, opts, (c) => wasmCall(() => w.glue.msgpackSplit(bytes, most, c))) as Float64Array;
   } catch {
     // Bad input: the scan's error may not be the decode's; one decode gives the answer.
     return decodeWith(w, bytes, rest);
@@ -143,7 +130,7 @@ export async function* decodeMsgpackStreamWith(
 ): AsyncGenerator<RecordBatch> {
   const rows = options.batchRows ?? 65536;
   if (!(rows >= 1)) throw new RangeError('batchRows must be at least 1');
-  const s = new w.glue.MsgpackStream(LAYOUT[options.layout ?? 'auto'], options.fastPath ?? true, options.maxDepth ?? 256);
+  const s = withConfig(w.glue, decodeOptions(options), (c) => new w.glue.MsgpackStream(c));
   const take = (h: WasmBatchHandle | undefined): RecordBatch | undefined => {
     if (!h) return undefined;
     try {

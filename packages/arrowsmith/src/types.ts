@@ -63,7 +63,7 @@ export type FixedWidthType =
   | 'timestamp';
 
 /** Every column type the wasm side describes (`describe.rs` in the core crate). */
-export type ColumnType = FixedWidthType | 'null' | 'bool' | 'utf8' | 'binary' | 'list' | 'fixedsizelist' | 'struct' | 'dictionary';
+export type ColumnType = FixedWidthType | 'null' | 'bool' | 'utf8' | 'binary' | 'list' | 'fixedsizelist' | 'struct' | 'map' | 'dictionary';
 
 /** One column of a decoded batch as the wasm side describes it (buffers by index). */
 export interface ColumnDesc {

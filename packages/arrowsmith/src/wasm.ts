@@ -339,7 +339,13 @@ function msgpackProbe(glue: MsgpackGlue, memory: WebAssembly.Memory): boolean {
     bytes.push(0xcb, ...new Uint8Array(dv.buffer));
   }
   for (const v of u16) bytes.push(0xcd, v >> 8, v & 0xff);
-  const b = glue.decodeMsgpack(new Uint8Array(bytes), 0, true, 64);
+  const config = new glue.MsgpackConfig();
+  let b: ReturnType<MsgpackGlue['decodeMsgpack']>;
+  try {
+    b = glue.decodeMsgpack(new Uint8Array(bytes), config);
+  } finally {
+    config.free();
+  }
   try {
     const schema = JSON.parse(b.schema());
     const bufs = b.buffers();

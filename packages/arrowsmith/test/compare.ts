@@ -60,6 +60,13 @@ function dataValue(d: Data, i: number): unknown {
       for (let j = d.valueOffsets[k]!; j < d.valueOffsets[k + 1]!; j++) out.push(dataValue(d.children[0]!, j));
       return out;
     }
+    case Type.Map: {
+      // Entries as an object keyed by each key's text, as @msgpack/msgpack gives maps.
+      const o: Record<string, unknown> = {};
+      const e = d.children[0]!;
+      for (let j = d.valueOffsets[k]!; j < d.valueOffsets[k + 1]!; j++) o[String(dataValue(e.children[0]!, j))] = dataValue(e.children[1]!, j);
+      return o;
+    }
     case Type.Struct: {
       const o: Record<string, unknown> = {};
       d.type.children.forEach((f: { name: string }, c: number) => (o[f.name] = dataValue(d.children[c]!, k)));
@@ -124,12 +131,16 @@ export function mismatch(got: unknown, want: unknown, where: string): string | n
   return fail(`unhandled reference value ${show(want)}`);
 }
 
-/** Every difference between a decoded table and the reference decoder's rows (first 20). */
-export function tableMismatches(table: Table, rows: unknown[]): string[] {
+/**
+ * Every difference between a decoded table and the reference decoder's rows (first 20).
+ * Rows that are maps are compared with one column per key, unless `value`: then with the
+ * one column `value` (a Map column).
+ */
+export function tableMismatches(table: Table, rows: unknown[], value = false): string[] {
   const out: string[] = [];
   const push = (m: string | null) => m && out.length < 20 && out.push(m);
   if (table.numRows !== rows.length) return [`row count ${table.numRows} != ${rows.length}`];
-  const isRecords = rows.length > 0 && rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r) && !(r instanceof Uint8Array) && !('timestampNs' in (r as object)));
+  const isRecords = !value && rows.length > 0 && rows.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r) && !(r instanceof Uint8Array) && !('timestampNs' in (r as object)));
   if (!isRecords) {
     const names = table.schema.fields.map((f) => f.name).join(',');
     if (names !== 'value') return [`columns ${names}, expected value`];

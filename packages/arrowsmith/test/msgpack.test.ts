@@ -90,7 +90,7 @@ for (const variant of ['simd', 'scalar'] as const) {
         ['array32 count beyond input', [0xdd, 0xff, 0xff, 0xff, 0xff, 0x01], 'out-of-bounds', 0],
         ['timestamp beyond the range of Timestamp(ns)', [0x91, 0xd7, 0xff, 0x00, 0x00, 0x00, 0x03, 0xff, 0xff, 0xff, 0xff], 'unsupported', 1],
         ['invalid UTF-8 in str', [0x92, 0xa1, 0x41, 0xa2, 0xc3, 0x28], 'invalid-utf8', 3],
-        ['non-string map key in records', [0x91, 0x81, 0x01, 0x02], 'invalid', 2],
+        ['float map key in records', [0x91, 0x81, 0xca, 0, 0, 0, 0, 0x02], 'invalid', 2],
       ];
       for (const [what, bytes, code, offset] of cases) {
         let err: unknown;

@@ -8,7 +8,7 @@
  * and are placed here. Transfer mode: each task's buffers already came back; each task
  * becomes one RecordBatch of a common schema.
  */
-import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
+import { type Dictionary, type Field, type FixedSizeList, type List, makeData, type Map_, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
 import { arrowField, buildData, typed } from '../arrow.js';
 import type { ColumnDesc, ColumnType, FieldDesc, FixedWidthType } from '../types.js';
 import { SchemaMismatch } from '../errors.js';
@@ -116,7 +116,8 @@ export function layout(results: Decoded[]): Layout {
         }
         break;
       }
-      case 'list': {
+      case 'list':
+      case 'map': {
         const starts: number[] = [];
         cols.reduce((s, c, t) => ((starts[t] = s), s + c.children[0]!.col.len), 0);
         varOffsets((t) => starts[t]!);
@@ -188,6 +189,8 @@ function nodeData(node: Node, c: ColumnDesc, type: DataType): Data {
       return makeData({ ...base, type: type as Utf8, valueOffsets: offsets(), data: node.data! });
     case 'list':
       return makeData({ ...base, type: type as List, valueOffsets: offsets(), child: child(0) });
+    case 'map':
+      return makeData({ ...base, type: type as Map_, valueOffsets: offsets(), child: child(0) });
     case 'fixedsizelist':
       return makeData({ ...base, type: type as FixedSizeList, child: child(0) });
     case 'struct':

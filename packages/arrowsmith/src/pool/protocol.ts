@@ -6,6 +6,7 @@
  * buffers back in phase 1 (transferred, not copied).
  */
 import type { FileIdentity, HttpPolicy } from '../http.js';
+import type { MsgpackDecodeOptions } from '../msgpack-options.js';
 import type { BatchDesc, TsFileQuery } from '../types.js';
 import type { Format } from '../wasm.js';
 
@@ -21,7 +22,7 @@ export type FileRef =
   | { id: number; kind: 'proxy'; size: number };
 
 export type Job =
-  | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; fastPath: boolean; maxDepth: number }
+  | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; options: MsgpackDecodeOptions }
   | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'signal'> }
   | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number };
 

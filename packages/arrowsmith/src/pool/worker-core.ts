@@ -7,6 +7,7 @@ import type { BatchDesc, ColumnDesc, WasmBatchHandle } from '../types.js';
 import { DecodeError, toDecodeError, wasmCall } from '../errors.js';
 import { Hdf5File } from '../hdf5.js';
 import { httpReader } from '../http.js';
+import { withConfig } from '../msgpack-options.js';
 import type { RangeReader } from '../source.js';
 import { TsFile } from '../tsfile.js';
 import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm.js';
@@ -63,7 +64,7 @@ export function serve(port: Port): void {
     switch (job.kind) {
       case 'msgpack': {
         const w = instance('msgpack');
-        return wasmCall(() => w.glue.decodeMsgpackPiece(fromWire(job.bytes), job.base, job.inArray, job.fastPath, job.maxDepth)) as WasmBatchHandle;
+        return withConfig(w.glue, job.options, (c) => wasmCall(() => w.glue.decodeMsgpackPiece(fromWire(job.bytes), job.base, job.inArray, c))) as WasmBatchHandle;
       }
       case 'tsfile':
         return (await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s))).readHandle(job.query);
