@@ -116,6 +116,10 @@ try {
       .map((e) => e.name);
     cpSync(join(root, 'fixtures/hdf5'), join(dir, 'fixtures/hdf5'), { recursive: true });
     writeFileSync(join(dir, 'fixtures/hdf5/index.json'), JSON.stringify(h5));
+    // The real-encoder fixtures: bytes plus the writer's reader's values (encoders.ts).
+    cpSync(join(root, 'fixtures/msgpack/encoders'), join(dir, 'fixtures/encoders'), { recursive: true });
+    const encoders = readdirSync(join(root, 'fixtures/msgpack/encoders')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+    writeFileSync(join(dir, 'fixtures/encoders.json'), JSON.stringify(encoders));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="suite.js"></script>');
     // Each build on a cross-origin isolated page (pool output in shared memory where the
     // engine can post SharedArrayBuffers) and on a plain page (transferred batches).

@@ -1,8 +1,9 @@
 // The browser half of the MessagePack suite: the same corpora and the same comparison
 // (compare.ts) as the Node tests, run in headless Chromium against the browser entry.
 import { init, createPool, decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
-import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
+import { Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { parseExact, reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
+import { type EncoderFixture, fixtureMismatches, fromTyped } from '../../packages/arrowsmith/test/encoders.js';
 import { fileProblems } from '../../packages/arrowsmith/test/hdf5-compare.js';
 import { deviceMismatches, tableMismatches as tsTableMismatches } from '../../packages/arrowsmith/test/tsfile-compare.js';
 
@@ -45,6 +46,41 @@ async function run() {
   await inputSuite();
   await tsfileSuite();
   await poolSuite(files);
+  await encodersSuite();
+}
+
+/**
+ * The real-encoder fixtures: each read equals the writer's reader's values (and
+ * @msgpack/msgpack's where it reads the bytes), streamed from a fetch body and decoded on
+ * a worker pool it gives the same table.
+ */
+async function encodersSuite() {
+  const names = (await (await fetch('fixtures/encoders.json')).json()) as string[];
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
+  try {
+    for (const name of names) {
+      const meta = (await (await fetch(`fixtures/encoders/${name}.json`)).json()) as EncoderFixture;
+      const bytes = new Uint8Array(await (await fetch(`fixtures/encoders/${name}.msgpack`)).arrayBuffer());
+      const values = fromTyped(meta.expected);
+      for (const read of meta.reads) {
+        const label = `${name} ${JSON.stringify(read.options ?? {})} equals ${meta.writer}'s reader; stream and pool equal it`;
+        try {
+          const t = decodeMsgpack(bytes, read.options);
+          const problems = fixtureMismatches(t, values, read);
+          if (meta.msgpack) problems.push(...fixtureMismatches(t, reference(bytes), read).map((p) => `@msgpack/msgpack: ${p}`));
+          const batches = [];
+          for await (const b of decodeMsgpackStream((await fetch(`fixtures/encoders/${name}.msgpack`)).body!, read.options)) batches.push(b);
+          problems.push(...tableDiff(t, new Table(batches)).map((p) => `stream: ${p}`));
+          problems.push(...tableDiff(t, await decodeMsgpackAsync(bytes, { ...read.options, pool })).map((p) => `pool: ${p}`));
+          check(label, problems);
+        } catch (e) {
+          check(label, [String(e)]);
+        }
+      }
+    }
+  } finally {
+    pool.close();
+  }
 }
 
 /** Every HDF5 fixture against its writer's expected values (as in vitest). */

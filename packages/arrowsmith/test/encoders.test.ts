@@ -1,0 +1,92 @@
+// MessagePack as real encoders write it (fixtures/msgpack/encoders, made by the generators
+// in scripts/fixtures/msgpack): every fixture, with each of its reads, equals the values
+// its writer's own reader gives (and @msgpack/msgpack's, where that reads the bytes too),
+// in both builds; the stream decoder and the worker pool give the same table.
+import type { Table } from 'apache-arrow';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { instantiateVariant } from '../src/bench-file.js';
+import { decodeMsgpackStreamWith, decodeWith } from '../src/msgpack.js';
+import { decodeMsgpack } from '../src/node.js';
+import { type EncoderFixture, fixtureMismatches, fromTyped } from './encoders.js';
+import { reference, valueAt } from './helpers.js';
+import { FIXTURES } from './fixtures.js';
+import { MODES, usePools } from './pools.js';
+
+const DIR = join(FIXTURES, 'msgpack/encoders');
+const fixtures = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => {
+    const name = f.slice(0, -5);
+    return { name, bytes: new Uint8Array(readFileSync(join(DIR, `${name}.msgpack`))), meta: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as EncoderFixture };
+  });
+
+/** Where two tables differ (schema, rows, values). */
+function tableDiff(a: Table, b: Table): string[] {
+  const out: string[] = [];
+  if (String(a.schema.fields) !== String(b.schema.fields)) out.push(`schema ${b.schema.fields} != ${a.schema.fields}`);
+  if (a.numRows !== b.numRows) out.push(`${b.numRows} rows != ${a.numRows}`);
+  const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? [...x] : x));
+  for (let c = 0; c < a.numCols && out.length < 3; c++) {
+    for (let i = 0; i < Math.min(a.numRows, b.numRows); i++) {
+      const [x, y] = [valueAt(a.getChildAt(c)!, i), valueAt(b.getChildAt(c)!, i)];
+      if (j(x) !== j(y)) {
+        out.push(`${a.schema.fields[c]!.name}[${i}]: ${j(y)} != ${j(x)}`);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+usePools();
+
+it('has a fixture from every encoder', () => {
+  const writers = fixtures.map((f) => f.meta.writer).join('\n');
+  for (const w of ['msgpackr', '@msgpack/msgpack', 'notepack.io 3', 'notepack.io 2', 'msgpack-lite', 'PyPI msgpack', 'ormsgpack', 'msgpack-numpy', 'srsly', 'rmp-serde', 'Go github.com/vmihailenco/msgpack']) {
+    expect(writers, w).toContain(w);
+  }
+});
+
+for (const variant of ['simd', 'scalar'] as const) {
+  describe(`real encoders (${variant} build)`, () => {
+    const w = instantiateVariant(variant);
+    for (const { name, bytes, meta } of fixtures) {
+      const values = fromTyped(meta.expected);
+      for (const read of meta.reads) {
+        const label = `${name} ${JSON.stringify(read.options ?? {})} (${meta.writer})`;
+        it(`${label} equals its writer's reader`, () => {
+          const t = decodeWith(w, bytes, read.options);
+          expect(fixtureMismatches(t, values, read)).toEqual([]);
+          if (meta.msgpack) expect(fixtureMismatches(t, reference(bytes), read), '@msgpack/msgpack').toEqual([]);
+        });
+        it(`${label}: the stream decoder gives the same table`, async () => {
+          const whole = decodeWith(w, bytes, read.options);
+          for (const size of [bytes.length, 997]) {
+            const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+            const batches = [];
+            for await (const b of decodeMsgpackStreamWith(w, chunks, read.options)) batches.push(b);
+            expect(batches.length, 'one batch (fewer rows than batchRows)').toBeLessThanOrEqual(1);
+            const { Table: T } = await import('apache-arrow');
+            expect(tableDiff(whole, new T(batches)), `chunks of ${size}`).toEqual([]);
+          }
+        });
+      }
+    }
+  });
+}
+
+describe('real encoders on the worker pool', () => {
+  for (const { name, bytes, meta } of fixtures) {
+    for (const read of meta.reads) {
+      for (const { mode, options } of MODES.slice(1)) {
+        it(`${name} ${JSON.stringify(read.options ?? {})}, ${mode}: the calling thread's table`, async () => {
+          const t = await decodeMsgpack(bytes, { ...read.options, ...options() } as never);
+          expect(tableDiff(decodeMsgpack(bytes, read.options), t)).toEqual([]);
+        });
+      }
+    }
+  }
+});
