@@ -98,7 +98,9 @@ impl Parser<'_> {
             // the lane otherwise (the checks fold away where a type always fits).
             let x = match t {
                 0x00..=0x3f | 0xe0..=0xff => {
-                    let Some(x) = T::signed(t as i8 as i64) else { break };
+                    let Some(x) = T::signed(t as i8 as i64) else {
+                        break;
+                    };
                     pos += 1;
                     x
                 }
@@ -113,7 +115,11 @@ impl Parser<'_> {
                 }
                 0xcc | 0xd0 => {
                     let Some(&p) = buf.get(pos + 1) else { break };
-                    let x = if t == 0xcc { T::unsigned(p as u64) } else { T::signed(p as i8 as i64) };
+                    let x = if t == 0xcc {
+                        T::unsigned(p as u64)
+                    } else {
+                        T::signed(p as i8 as i64)
+                    };
                     let Some(x) = x else { break };
                     pos += 2;
                     x
@@ -121,7 +127,11 @@ impl Parser<'_> {
                 0xcd | 0xd1 => {
                     let Some(p) = be::<2>(buf, pos) else { break };
                     let u = u16::from_be_bytes(p);
-                    let x = if t == 0xcd { T::unsigned(u as u64) } else { T::signed(u as i16 as i64) };
+                    let x = if t == 0xcd {
+                        T::unsigned(u as u64)
+                    } else {
+                        T::signed(u as i16 as i64)
+                    };
                     let Some(x) = x else { break };
                     pos += 3;
                     x
@@ -129,7 +139,11 @@ impl Parser<'_> {
                 0xce | 0xd2 => {
                     let Some(p) = be::<4>(buf, pos) else { break };
                     let u = u32::from_be_bytes(p);
-                    let x = if t == 0xce { T::unsigned(u as u64) } else { T::signed(u as i32 as i64) };
+                    let x = if t == 0xce {
+                        T::unsigned(u as u64)
+                    } else {
+                        T::signed(u as i32 as i64)
+                    };
                     let Some(x) = x else { break };
                     pos += 5;
                     x
@@ -137,7 +151,11 @@ impl Parser<'_> {
                 0xcf | 0xd3 => {
                     let Some(p) = be::<8>(buf, pos) else { break };
                     let u = u64::from_be_bytes(p);
-                    let x = if t == 0xcf { T::unsigned(u) } else { T::signed(u as i64) };
+                    let x = if t == 0xcf {
+                        T::unsigned(u)
+                    } else {
+                        T::signed(u as i64)
+                    };
                     let Some(x) = x else { break };
                     pos += 9;
                     x

@@ -44,7 +44,7 @@ pub enum ManyKeys {
     /// One `Map<Utf8, value>` column.
     #[default]
     Map,
-    /// A `TooLarge` error naming the limit.
+    /// An `Unsupported` error naming the limit.
     Error,
 }
 
