@@ -57,7 +57,7 @@ afterEach(() => {
   platform.startWorker = saved;
 });
 
-const job: Job = { kind: 'msgpack', bytes: new Uint8Array([0x01]), base: 0, inArray: false, fastPath: false, maxDepth: 64 };
+const job: Job = { kind: 'msgpack', bytes: new Uint8Array([0x01]), base: 0, inArray: false, options: { fastPath: false, maxDepth: 64 } };
 const until = async (f: () => boolean) => {
   for (let i = 0; i < 100 && !f(); i++) await new Promise((r) => setTimeout(r, 1));
   expect(f()).toBe(true);
