@@ -7,11 +7,11 @@
 import type { RecordBatch } from 'apache-arrow';
 import { abortable } from './abort.js';
 import { toRecordBatch } from './arrow.js';
-import { closedError, wasmCall } from './errors.js';
+import { closedError, DecodeError, NeedBytes, toDecodeError, wasmCall } from './errors.js';
 import type { HttpOptions } from './http.js';
 import type { Pool } from './pool/pool.js';
 import { isShared, type FileRef } from './pool/protocol.js';
-import { shortRead, supplyRange, withBytes, type SupplyTarget } from './sansio.js';
+import { READ_AHEAD, shortRead, supplyRange, withBytes, type SupplyTarget } from './sansio.js';
 import { toRangeReader, wholeBytes, type FileSource, type Source } from './source.js';
 import type { WasmBatchHandle } from './types.js';
 import type { Loaded } from './wasm.js';
@@ -52,6 +52,14 @@ function copyMisaligned(src: Uint8Array, dst: Uint8Array): void {
 const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
+/**
+ * Ranges a read asked for one at a time up to this size are metadata (headers, indexes):
+ * they are kept across reads, up to KEEP_BYTES in all, so a sequence of reads (batches)
+ * does not walk them again one round trip at a time. Larger ranges (data) are dropped
+ * after the read that fetched them.
+ */
+const KEEP_RANGE = 64 * 1024;
+const KEEP_BYTES = 1024 * 1024;
 
 /** Ranges sorted and merged where they overlap or lie within `gap` bytes of each other. */
 function coalesce(ranges: [number, number][], gap: number): [number, number][] {
@@ -219,14 +227,21 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   #host?: ByteHost;
 
   /**
-   * For a source held in memory: what the wasm reader calls to copy bytes as it reaches
-   * them (`readFrom`), so a read copies only what it decodes and never restarts.
+   * For a source held in memory or a Node file: what the wasm reader calls to copy bytes as
+   * it reaches them (`readFrom`), so a read copies only what it decodes, straight into wasm
+   * memory, and never restarts.
    * @internal
    */
   protected get byteHost(): ByteHost | undefined {
     const bytes = wholeBytes(this.reader);
-    if (!bytes) return undefined;
     const memory = this.wasm.memory;
+    if (!bytes) {
+      const readInto = this.reader.readInto?.bind(this.reader);
+      if (!readInto) return undefined;
+      // A Node file: positioned reads straight into wasm memory (a fresh view each time,
+      // since the read may have grown the memory).
+      return (this.#host ??= { readInto: (offset, ptr, len) => readInto(offset, new Uint8Array(memory.buffer, ptr, len)) });
+    }
     const shared = isShared(bytes.buffer);
     return (this.#host ??= {
       readInto: (offset, ptr, len) => {
@@ -245,13 +260,79 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
 
   /** Run a reader call, answering its byte requests (fetched under `signal`). @internal */
   protected call<T>(f: () => T, signal?: AbortSignal): Promise<T> {
-    const target: SupplyTarget = {
-      supply: (offset, bytes) => {
-        this.dirty = true;
-        this.handle.supply(offset, bytes);
-      },
-    };
+    const target: SupplyTarget = { supply: (offset, bytes) => this.#supply(offset, bytes) };
     return withBytes(this.reader, target, () => wasmCall(f), signal);
+  }
+
+  /** Hand bytes a read asked for to the wasm reader; a small range (metadata) is also kept. */
+  #supply(offset: number, bytes: Uint8Array): void {
+    this.handle.supply(offset, bytes);
+    if (bytes.length <= KEEP_RANGE && this.#keptBytes + bytes.length <= KEEP_BYTES) {
+      this.#keptBytes += bytes.length;
+      this.kept.push([offset, bytes.slice()]); // a copy: the bytes may be a reused buffer
+      this.loaded.push([offset, offset + bytes.length]);
+    } else {
+      this.dirty = true;
+    }
+  }
+
+  #keptBytes = 0;
+
+  /**
+   * Reads `read(0..count)` in order, each yielded as soon as it decodes, with the bytes of
+   * the next read fetched while this one decodes and is consumed: before read i decodes,
+   * read i+1 is tried once, and the range it misses is fetched in the background (supplied
+   * after read i, whose data bytes are then dropped). A read is a wasm call that throws
+   * NeedBytes for what it misses. Runs as one operation (the file stays on its module
+   * instance while the sequence is open).
+   * @internal
+   */
+  protected async *sequence<T extends { free(): void }>(count: number, read: (i: number) => T, signal?: AbortSignal): AsyncGenerator<T> {
+    type Step = { done: T } | { error: unknown } | { fetch: Promise<Uint8Array>; offset: number; length: number };
+    const attempt = (i: number): Step => {
+      try {
+        return { done: wasmCall(() => read(i)) };
+      } catch (e) {
+        const err = toDecodeError(e);
+        if (!(err instanceof NeedBytes)) return { error: err };
+        const length = Math.min(this.reader.size - err.offset, Math.max(err.length, READ_AHEAD));
+        const fetch = this.#read(err.offset, length, signal);
+        fetch.catch(() => {}); // awaited (or dropped with the sequence) below
+        return { fetch, offset: err.offset, length };
+      }
+    };
+    let resolveOp!: () => void;
+    const opDone = new Promise<void>((r) => (resolveOp = r));
+    let started!: () => void;
+    const inOp = new Promise<void>((r) => (started = r));
+    void this.op(() => (started(), opDone));
+    await inOp;
+    let ahead: Step | undefined;
+    try {
+      for (let i = 0; i < count; i++) {
+        let cur = ahead ?? attempt(i);
+        ahead = undefined;
+        const seen = new Set<string>();
+        while ('fetch' in cur) {
+          const key = `${cur.offset}:${cur.length}`;
+          if (seen.has(key)) throw new DecodeError(this.format, cur.offset, 'invalid', `the reader asked for bytes ${cur.offset}..${cur.offset + cur.length} again after they were supplied`);
+          seen.add(key);
+          const bytes = await cur.fetch;
+          signal?.throwIfAborted();
+          this.#supply(cur.offset, bytes);
+          // The next read's first fetch goes out before this one decodes.
+          if (!ahead && i + 1 < count && bytes.length > KEEP_RANGE) ahead = attempt(i + 1);
+          cur = attempt(i);
+        }
+        if ('error' in cur) throw cur.error;
+        this.release();
+        yield cur.done;
+      }
+    } finally {
+      if (ahead && 'done' in ahead) ahead.done.free(); // the consumer stopped early
+      this.release();
+      resolveOp();
+    }
   }
 
   /** Fetch the planned ranges (flat [start, end, ...]) ahead of a read (Blob/URL/file sources). @internal */

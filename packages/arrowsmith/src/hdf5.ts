@@ -1,6 +1,6 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
 import { Table, type RecordBatch } from 'apache-arrow';
-import { abortable, checkAborted } from './abort.js';
+import { abortable } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
@@ -36,8 +36,22 @@ export interface Hdf5ReadOptions extends FileReadOptions {
 }
 
 export interface Hdf5BatchOptions extends FileReadOptions {
-  /** Rows per RecordBatch. Default 65536. */
+  /** Rows per RecordBatch. Default: whole chunks, about 16 MiB a batch (see `batchRows`). */
   rows?: number;
+}
+
+/** Bytes a default batch holds: whole chunks (at least one) up to about this. */
+const BATCH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Default rows per batch: a multiple of the chunk's rows along the first dimension (so every
+ * chunk is decoded by one batch), about BATCH_BYTES of output. A VL cell counts as four
+ * times its size (its payload is unknown until read).
+ */
+export function batchRows(info: Hdf5DatasetInfo): number {
+  const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize * (info.dtype.includes('vlen') ? 4 : 1);
+  const grid = info.layout === 'chunked' && info.chunks?.length ? info.chunks[0]! : 1;
+  return grid * Math.max(1, Math.floor(BATCH_BYTES / Math.max(1, grid * rowBytes)));
 }
 
 /**
@@ -249,29 +263,38 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: cuts[i]!, count: b - cuts[i]!, maxReadBytes }));
   }
 
-  /** The dataset in RecordBatches of `rows` rows (decoded a few ahead on the pool, if any). */
+  /**
+   * The dataset in RecordBatches of `rows` rows (by default whole chunks, about 16 MiB a
+   * batch), in order. Each batch's bytes are fetched while the one before decodes; on a
+   * pool, batches decode a few ahead on the workers.
+   */
   async *batches(path: string, options: Hdf5BatchOptions = {}): AsyncGenerator<RecordBatch> {
-    const rows = options.rows ?? 65536;
-    if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
-    let total: number;
+    let info: Hdf5DatasetInfo;
     try {
-      total = (await this.#info(path, options)).shape[0] ?? 1;
+      info = await this.#info(path, options);
     } catch (e) {
       const to = await this.#across(path, e, options.signal);
       yield* to.file.batches(to.path, options);
       return;
     }
-    if (this.pooled && total > rows) {
+    const rows = options.rows ?? batchRows(info);
+    if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
+    const total = info.shape.length === 0 ? 1 : info.shape[0]!;
+    const ranges: [number, number][] = [];
+    for (let start = 0; start < total; start += rows) ranges.push([start, Math.min(rows, total - start)]);
+    if (this.pooled && ranges.length > 1) {
       const { pool, ref } = this.pooled;
-      const jobs: Job[] = [];
       const maxReadBytes = this.readLimit(options.maxReadBytes);
-      for (let start = 0; start < total; start += rows) jobs.push({ kind: 'hdf5', file: ref, path, start, count: Math.min(rows, total - start), maxReadBytes });
-      yield* pool.batches(jobs, { signal: options.signal });
+      yield* pool.batches(ranges.map(([start, count]) => ({ kind: 'hdf5', file: ref, path, start, count, maxReadBytes })), { signal: options.signal });
       return;
     }
-    for (let start = 0; start < total; start += rows) {
-      yield await abortable(options.signal, () => this.readBatch(path, start, Math.min(rows, total - start), options));
+    if (this.byteHost) {
+      // Bytes in memory or a Node file: each read pulls what it decodes, synchronously.
+      for (const [start, count] of ranges) yield await abortable(options.signal, () => this.readBatch(path, start, count, options));
+      return;
     }
+    const max = this.readLimit(options.maxReadBytes);
+    for await (const h of this.sequence(ranges.length, (i) => this.handle.read(path, ranges[i]![0], ranges[i]![1], max), options.signal)) yield this.batch(h);
   }
 
   /** Closes the files opened to follow external links too. */
@@ -293,17 +316,8 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     try {
       const host = this.byteHost;
       if (host) return await this.call(() => this.handle.readFrom(path, start, count, max, host), signal);
-      // The plan (a dry-run read) can only name ranges whose location it has read: plan,
-      // load, repeat.
-      let seen = '';
-      for (let round = 0; round < 16; round++) {
-        const plan = await this.call(() => this.handle.plan(path, start, count, max), signal);
-        const key = Array.from(plan).join(',');
-        if (plan.length === 0 || key === seen) break;
-        seen = key;
-        await this.prefetch(plan, signal);
-      }
-      checkAborted(signal);
+      // A read asks for what it misses, one coalesced range at a time (all missing chunks of
+      // the selection, then their heap collections), and is repeated until it decodes.
       return await this.call(() => this.handle.read(path, start, count, max), signal);
     } finally {
       this.release();

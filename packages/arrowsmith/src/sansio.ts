@@ -13,7 +13,7 @@ export interface SupplyTarget {
 }
 
 /** Minimum bytes per request: metadata reads are small and clustered; a round trip costs more than a few KB. */
-const READ_AHEAD = 4 * 1024;
+export const READ_AHEAD = 4 * 1024;
 
 export async function withBytes<T>(reader: RangeReader, target: SupplyTarget, call: () => T, signal?: AbortSignal): Promise<T> {
   const seen = new Set<string>();

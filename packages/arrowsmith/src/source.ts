@@ -44,12 +44,23 @@ export interface Source extends RangeReader {
   readonly origin?: Origin;
   /** Read into a reused buffer, handed to `use` only for the call's duration. */
   lend?<T>(offset: number, length: number, use: (bytes: Uint8Array) => T, signal?: AbortSignal): Promise<T>;
+  /**
+   * Copy the file's bytes at `offset` into all of `dst`, synchronously (a Node file: a
+   * positioned `readSync` straight into the target, wasm memory included), or throw.
+   */
+  readInto?(offset: number, dst: Uint8Array): void;
   /** Release what opening took (a file descriptor the reader opened). */
   close?(): Promise<void>;
 }
 
-/** Set by the Node entry (node-files.ts): open a path or `file:` URL string for reading. */
-export const fileSystem: { open?: (path: string) => Promise<FileHandleLike> } = {};
+/**
+ * Set by the Node entry (node-files.ts): open a path or `file:` URL string for reading, and
+ * read a file descriptor synchronously at a position (`fs.readSync`; returns the bytes read).
+ */
+export const fileSystem: {
+  open?: (path: string) => Promise<FileHandleLike>;
+  readSync?: (fd: number, dst: Uint8Array, position: number) => number;
+} = {};
 
 const tag = (x: unknown) => Object.prototype.toString.call(x).slice(8, -1);
 
@@ -224,13 +235,14 @@ export async function toRangeReader(x: FileSource, how: OpenSource): Promise<Sou
     const fh = await fileSystem.open!(p.path);
     try {
       checkAborted(signal);
-      return handleReader(fh, (await fh.stat()).size, true, p);
+      return handleReader(fh, (await fh.stat()).size, true, p, true);
     } catch (e) {
       await fh.close();
       throw e;
     }
   }
-  if (isFileHandle(x)) return handleReader(x, (await x.stat()).size, false);
+  // Node's own FileHandle (not a look-alike, whose fd may not be what its read() reads).
+  if (isFileHandle(x)) return handleReader(x, (await x.stat()).size, false, undefined, x.constructor?.name === 'FileHandle');
   if (isRangeReader(x)) return x;
   if (ArrayBuffer.isView(x)) throw new TypeError(`arrowsmith: ${who} takes bytes, not ${describeInput(x)}; view its bytes: new Uint8Array(x.buffer, x.byteOffset, x.byteLength)`);
   throw new TypeError(`arrowsmith: ${who} takes ${INPUTS} or a { size, read(offset, length) } reader, not ${describeInput(x)}`);
@@ -256,24 +268,40 @@ const SCRATCH_KEEP = 4 * 1024 * 1024;
 const SCRATCH_COUNT = 4;
 
 /**
- * A file read with positioned reads (`FileHandle.read`), never whole. Ranges that are
- * copied on at once (into wasm memory) go through a few reused scratch buffers.
+ * A file read with positioned reads, never whole: a Node FileHandle (`native`) also
+ * synchronously straight into a target (`readInto`: wasm memory); otherwise
+ * `FileHandle.read`, where ranges copied on at once (into wasm memory) go through a few
+ * reused scratch buffers.
  */
-function handleReader(fh: FileHandleLike, size: number, owned: boolean, origin?: Origin): Source {
+function handleReader(fh: FileHandleLike, size: number, owned: boolean, origin?: Origin, native = false): Source {
   const spare: Uint8Array[] = [];
   const fill = async (dst: Uint8Array, offset: number) => {
     for (let got = 0; got < dst.length; ) {
       const { bytesRead } = await fh.read(dst, got, dst.length - got, offset + got);
-      if (bytesRead === 0) throw new Error(`arrowsmith: the file ends at byte ${offset + got}, before the ${size} bytes it had when opened`);
+      if (bytesRead === 0) throw ends(offset + got);
       got += bytesRead;
     }
     return dst;
   };
   const span = (offset: number, length: number) => Math.max(0, Math.min(length, size - offset));
+  const ends = (at: number) => new Error(`arrowsmith: the file ends at byte ${at}, before the ${size} bytes it had when opened`);
+  const readSync = native ? fileSystem.readSync : undefined;
   let closed: Promise<void> | undefined;
   return {
     size,
     origin,
+    // Synchronous positioned reads: a decode pulls the bytes it reaches straight into wasm
+    // memory (no staging buffer, no plan and restart), as it does from bytes in memory.
+    readInto: readSync
+      ? (offset, dst) => {
+          if (closed) throw new Error('arrowsmith: the file was closed');
+          for (let got = 0; got < dst.length; ) {
+            const n = readSync(fh.fd, dst.subarray(got), offset + got);
+            if (n === 0) throw ends(offset + got);
+            got += n;
+          }
+        }
+      : undefined,
     read: (offset, length, signal) => {
       checkAborted(signal);
       return fill(new Uint8Array(span(offset, length)), offset);

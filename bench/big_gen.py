@@ -1,0 +1,90 @@
+"""Big benchmark files, written by the formats' own writers (never committed).
+
+    .venv/bin/python bench/big_gen.py hdf5 OUT --mib 2048 [--gzip]
+    .venv/bin/python bench/big_gen.py tsfile OUT --rows 100000000
+
+hdf5: one float64 dataset `/x` of MIB MiB in chunks of 1,048,576 values (8 MiB), written by
+h5py; values x[i] = round(sin(i / 5000) * 1000 + (i % 7), 2) (a smooth signal with a little
+texture: shuffle + gzip 4 compress it about 3x, like measured data). Without --gzip the chunks
+are stored as they are.
+tsfile: table `big`, one device (tag id1 = "d0"), fields s1 INT64, s2 DOUBLE, s3 FLOAT, s4 INT32,
+time every 10 ms, written by the official C++ writer (PyPI tsfile, write_arrow_batch) with its
+default encodings and LZ4; values pseudo-random (xorshift of the row), so the file holds about
+23 bytes a row.
+Prints JSON: {"path", "bytes", "rows", "seconds"}.
+"""
+import argparse
+import json
+import os
+import time
+
+import numpy as np
+
+CHUNK = 1 << 20
+T0 = 1_700_000_000_000
+
+
+def hdf5_values(start, n):
+    i = np.arange(start, start + n, dtype=np.float64)
+    return np.round(np.sin(i / 5000.0) * 1000.0 + (np.arange(start, start + n) % 7), 2)
+
+
+def tsfile_values(start, n):
+    """Column values of rows start..start+n (the bench recomputes their sums to check reads)."""
+    i = np.arange(start, start + n, dtype=np.uint64)
+    x = i * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(29)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(32)
+    s1 = (x >> np.uint64(4)).astype(np.int64)
+    s2 = (x & np.uint64(0xFFFFFFFFFFFF)).astype(np.float64) / 1e6
+    s3 = ((x >> np.uint64(40)) & np.uint64(0xFFFFFF)).astype(np.float32) / np.float32(1024)
+    s4 = ((x >> np.uint64(8)) & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+    return T0 + i.astype(np.int64) * 10, s1, s2, s3, s4
+
+
+def write_hdf5(out, mib, gzip):
+    import h5py
+
+    n = mib * (1 << 20) // 8
+    kw = {"compression": "gzip", "compression_opts": 4, "shuffle": True} if gzip else {}
+    with h5py.File(out, "w", libver="latest") as f:
+        ds = f.create_dataset("x", shape=(n,), dtype="<f8", chunks=(CHUNK,), track_times=False, **kw)
+        for s in range(0, n, 16 * CHUNK):
+            m = min(16 * CHUNK, n - s)
+            ds[s : s + m] = hdf5_values(s, m)
+    return n
+
+
+def write_tsfile(out, rows):
+    import pyarrow as pa
+    from tsfile import ColumnCategory, ColumnSchema, TableSchema, TSDataType as T, TsFileTableWriter
+
+    schema = TableSchema(
+        "big",
+        [ColumnSchema("id1", T.STRING, ColumnCategory.TAG), ColumnSchema("s1", T.INT64), ColumnSchema("s2", T.DOUBLE),
+         ColumnSchema("s3", T.FLOAT), ColumnSchema("s4", T.INT32)],
+    )
+    w = TsFileTableWriter(out, schema)
+    step = 1_000_000
+    for s in range(0, rows, step):
+        n = min(step, rows - s)
+        t, s1, s2, s3, s4 = tsfile_values(s, n)
+        tag = pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), ["d0"]).dictionary_decode()
+        w.write_arrow_batch(pa.record_batch({"time": t, "id1": tag, "s1": s1, "s2": s2, "s3": s3, "s4": s4}))
+    w.close()
+    return rows
+
+
+ap = argparse.ArgumentParser()
+ap.add_argument("kind", choices=["hdf5", "tsfile"])
+ap.add_argument("out")
+ap.add_argument("--mib", type=int, default=2048)
+ap.add_argument("--gzip", action="store_true")
+ap.add_argument("--rows", type=int, default=100_000_000)
+a = ap.parse_args()
+if os.path.exists(a.out):
+    os.remove(a.out)
+t = time.perf_counter()
+rows = write_hdf5(a.out, a.mib, a.gzip) if a.kind == "hdf5" else write_tsfile(a.out, a.rows)
+print(json.dumps({"path": a.out, "bytes": os.path.getsize(a.out), "rows": rows, "seconds": time.perf_counter() - t}))
