@@ -1,16 +1,19 @@
 """Big benchmark files, written by the formats' own writers (never committed).
 
     .venv/bin/python bench/big_gen.py hdf5 OUT --mib 2048 [--gzip]
-    .venv/bin/python bench/big_gen.py tsfile OUT --rows 100000000
+    .venv/bin/python bench/big_gen.py tsfile OUT --rows 100000000 [--devices 100]
+    .venv/bin/python bench/big_gen.py msgpack OUT --rows 20000000
 
 hdf5: one float64 dataset `/x` of MIB MiB in chunks of 1,048,576 values (8 MiB), written by
 h5py; values x[i] = round(sin(i / 5000) * 1000 + (i % 7), 2) (a smooth signal with a little
-texture: shuffle + gzip 4 compress it about 3x, like measured data). Without --gzip the chunks
+texture: shuffle + gzip 4 compress it about 5x, like measured data). Without --gzip the chunks
 are stored as they are.
-tsfile: table `big`, one device (tag id1 = "d0"), fields s1 INT64, s2 DOUBLE, s3 FLOAT, s4 INT32,
+tsfile: table `big`, DEVICES devices (tag id1 = "d000".., ROWS / DEVICES rows each), fields s1 INT64, s2 DOUBLE, s3 FLOAT, s4 INT32,
 time every 10 ms, written by the official C++ writer (PyPI tsfile, write_arrow_batch) with its
 default encodings and LZ4; values pseudo-random (xorshift of the row), so the file holds about
 23 bytes a row.
+msgpack: ROWS maps {"t": int, "v": float64, "name": str} one after another (a record stream),
+written by msgpack-python; v = (i % 1000) / 8 (exact in binary, so sums agree across readers).
 Prints JSON: {"path", "bytes", "rows", "seconds"}.
 """
 import argparse
@@ -56,7 +59,7 @@ def write_hdf5(out, mib, gzip):
     return n
 
 
-def write_tsfile(out, rows):
+def write_tsfile(out, rows, devices):
     import pyarrow as pa
     from tsfile import ColumnCategory, ColumnSchema, TableSchema, TSDataType as T, TsFileTableWriter
 
@@ -66,25 +69,45 @@ def write_tsfile(out, rows):
          ColumnSchema("s3", T.FLOAT), ColumnSchema("s4", T.INT32)],
     )
     w = TsFileTableWriter(out, schema)
+    per = rows // devices
     step = 1_000_000
-    for s in range(0, rows, step):
-        n = min(step, rows - s)
-        t, s1, s2, s3, s4 = tsfile_values(s, n)
-        tag = pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), ["d0"]).dictionary_decode()
-        w.write_arrow_batch(pa.record_batch({"time": t, "id1": tag, "s1": s1, "s2": s2, "s3": s3, "s4": s4}))
+    for d in range(devices):
+        for s in range(0, per, step):
+            n = min(step, per - s)
+            t, s1, s2, s3, s4 = tsfile_values(s, n)
+            tag = pa.array([f"d{d:03}"] * n)
+            w.write_arrow_batch(pa.record_batch({"time": t, "id1": tag, "s1": s1, "s2": s2, "s3": s3, "s4": s4}))
     w.close()
+    rows = per * devices
+    return rows
+
+
+def write_msgpack(out, rows):
+    import msgpack
+
+    with open(out, "wb") as f:
+        pk = msgpack.Packer()
+        step = 100_000
+        for s in range(0, rows, step):
+            f.write(b"".join(pk.pack({"t": T0 + i * 10, "v": (i % 1000) / 8, "name": f"sensor-{i % 97}"}) for i in range(s, min(rows, s + step))))
     return rows
 
 
 ap = argparse.ArgumentParser()
-ap.add_argument("kind", choices=["hdf5", "tsfile"])
+ap.add_argument("kind", choices=["hdf5", "tsfile", "msgpack"])
 ap.add_argument("out")
 ap.add_argument("--mib", type=int, default=2048)
 ap.add_argument("--gzip", action="store_true")
 ap.add_argument("--rows", type=int, default=100_000_000)
+ap.add_argument("--devices", type=int, default=100)
 a = ap.parse_args()
 if os.path.exists(a.out):
     os.remove(a.out)
 t = time.perf_counter()
-rows = write_hdf5(a.out, a.mib, a.gzip) if a.kind == "hdf5" else write_tsfile(a.out, a.rows)
+if a.kind == "hdf5":
+    rows = write_hdf5(a.out, a.mib, a.gzip)
+elif a.kind == "tsfile":
+    rows = write_tsfile(a.out, a.rows, a.devices)
+else:
+    rows = write_msgpack(a.out, a.rows)
 print(json.dumps({"path": a.out, "bytes": os.path.getsize(a.out), "rows": rows, "seconds": time.perf_counter() - t}))

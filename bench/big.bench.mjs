@@ -1,0 +1,226 @@
+// Big files streamed by batches: HDF5 (uncompressed, gzip+shuffle), TsFile and MessagePack
+// files of gigabytes, generated on the fly outside the repo (never committed), read by
+// batches from a Blob and from a path, against the raw read speed of the same bytes and the
+// native peers (h5py, the official TsFile reader, msgpackr) in the same run. Each reader runs
+// in its own process (peak RSS is that process's); readers are interleaved over ROUNDS and
+// the best time is kept (the page cache is warm after generation; the machine is shared).
+//
+//   npm run bench:big                 # BIG_DIR=/tmp/arrowsmith-big BIG_MIB=2048 ...
+// Env: BIG_DIR, BIG_MIB (HDF5 MiB each), BIG_TSFILE_ROWS, BIG_TSFILE_DEVICES, BIG_MSGPACK_ROWS,
+//      BIG_ROUNDS, BIG_ONLY (comma list: hdf5,gzip,tsfile,msgpack). Writes bench/results/big.md.
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, openAsBlob, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mdTable, writeResults } from './common.mjs';
+
+const root = join(import.meta.dirname, '..');
+const py = join(root, '.venv/bin/python');
+const env = process.env;
+const DIR = env.BIG_DIR ?? '/tmp/arrowsmith-big';
+const MIB = Number(env.BIG_MIB ?? 2048);
+const TS_ROWS = Number(env.BIG_TSFILE_ROWS ?? 100_000_000);
+const TS_DEVICES = Number(env.BIG_TSFILE_DEVICES ?? 100);
+const MSG_ROWS = Number(env.BIG_MSGPACK_ROWS ?? 20_000_000);
+const ROUNDS = Number(env.BIG_ROUNDS ?? 2);
+const ONLY = (env.BIG_ONLY ?? 'hdf5,gzip,tsfile,msgpack').split(',');
+const PIECE = 8 << 20;
+
+// ---- one measurement, in a child process: node bench/big.bench.mjs --run CASE FILE ----
+const cases = {
+  /** The bytes themselves: Blob.slice().arrayBuffer() in 8 MiB pieces. */
+  async 'raw-blob'(file) {
+    const blob = await openAsBlob(file);
+    let bytes = 0;
+    for (let at = 0; at < blob.size; at += PIECE) bytes += (await blob.slice(at, at + PIECE).arrayBuffer()).byteLength;
+    return { bytes };
+  },
+  /** FileHandle.read into one reused 8 MiB buffer. */
+  async 'raw-fh'(file) {
+    const fh = await open(file);
+    const buf = new Uint8Array(PIECE);
+    let bytes = 0;
+    for (let n; (n = (await fh.read(buf, 0, PIECE, bytes)).bytesRead) > 0; ) bytes += n;
+    await fh.close();
+    return { bytes };
+  },
+  async 'arrowsmith-blob'(file, kind) {
+    return readWith(await openAsBlob(file), kind);
+  },
+  async 'arrowsmith-path'(file, kind) {
+    return readWith(file, kind);
+  },
+  async 'arrowsmith-stream'(file) {
+    const { decodeMsgpackStream } = await import((process.env.BIG_PKG ?? '../packages/arrowsmith') + '/dist/node.js');
+    let rows = 0;
+    let sum = 0;
+    for await (const b of decodeMsgpackStream(createReadStream(file, { highWaterMark: 1 << 20 }))) {
+      rows += b.numRows;
+      sum += sumOf(b.getChild('v').toArray());
+    }
+    return { rows, sum };
+  },
+  async 'msgpackr-stream'(file) {
+    const { UnpackrStream } = await import('msgpackr');
+    let rows = 0;
+    let sum = 0;
+    const s = createReadStream(file, { highWaterMark: 1 << 20 }).pipe(new UnpackrStream());
+    for await (const r of s) {
+      rows++;
+      sum += r.v;
+    }
+    return { rows, sum };
+  },
+};
+
+function sumOf(xs) {
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += Number(xs[i]);
+  return s;
+}
+
+async function readWith(source, kind) {
+  const { openHdf5, openTsFile } = await import((process.env.BIG_PKG ?? '../packages/arrowsmith') + '/dist/node.js');
+  let rows = 0;
+  let sum = 0;
+  let batches = 0;
+  if (kind === 'tsfile') {
+    const f = await openTsFile(source);
+    for await (const b of f.batches({ table: 'big' })) {
+      rows += b.numRows;
+      batches++;
+      sum += sumOf(b.getChild('s4').toArray());
+    }
+    await f.close();
+  } else {
+    const f = await openHdf5(source);
+    for await (const b of f.batches('/x')) {
+      rows += b.numRows;
+      batches++;
+      sum += sumOf(b.getChildAt(0).toArray());
+    }
+    await f.close();
+  }
+  return { rows, sum, batches };
+}
+
+if (process.argv[2] === '--run') {
+  const [, , , name, file, kind] = process.argv;
+  const t = performance.now();
+  const r = await cases[name](file, kind);
+  const seconds = (performance.now() - t) / 1e3;
+  console.log(JSON.stringify({ ...r, seconds, rssMiB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+// ---- the driver ----
+mkdirSync(DIR, { recursive: true });
+const gib = (b) => (b / 2 ** 30).toFixed(2);
+
+function generate(name, args) {
+  const path = join(DIR, name);
+  if (existsSync(path) && statSync(path).size > 0 && existsSync(`${path}.ok`)) return path;
+  console.error(`generating ${path} …`);
+  const out = execFileSync(py, [join(root, 'bench/big_gen.py'), ...args, path], { encoding: 'utf8' });
+  execFileSync('sh', ['-c', `echo '${out.trim()}' > '${path}.ok'`]);
+  return path;
+}
+
+function child(name, file, kind) {
+  const out = execFileSync(process.execPath, [import.meta.filename, '--run', name, file, kind ?? ''], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+function native(script, args) {
+  const out = execFileSync(py, ['-c', script, ...args], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+// h5py streaming the dataset 16 chunks (16M values) at a time; peak RSS of the process.
+const H5PY = `
+import sys, json, time, resource, h5py, numpy as np
+t = time.perf_counter(); rows = 0; s = 0.0
+with h5py.File(sys.argv[1], "r") as f:
+    ds = f["x"]; n = ds.shape[0]; step = ds.chunks[0] * 16
+    for a in range(0, n, step):
+        v = ds[a:a + step]; rows += len(v); s += float(v.sum())
+print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "rssMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+`;
+// The official TsFile reader (C++ core) draining the table in Arrow batches.
+const TSNATIVE = `
+import sys, json, time, resource, tsfile
+t = time.perf_counter(); rows = 0; s = 0
+r = tsfile.TsFileReader(sys.argv[1])
+rs = r.query_table("big", ["s1", "s2", "s3", "s4"], batch_size=65536)
+while True:
+    b = rs.read_arrow_batch()
+    if b is None or b.num_rows == 0: break
+    rows += b.num_rows; s += int(b.column("s4").to_numpy().sum(dtype="int64"))
+rs.close(); r.close()
+print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "rssMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+`;
+
+const files = [];
+if (ONLY.includes('tsfile')) files.push({ label: `TsFile ${TS_DEVICES} devices × 4 fields`, kind: 'tsfile', file: generate(`big_${TS_ROWS}_${TS_DEVICES}.tsfile`, ['tsfile', '--rows', String(TS_ROWS), '--devices', String(TS_DEVICES)]), peer: 'tsfile (C++)' });
+if (ONLY.includes('msgpack')) files.push({ label: 'MessagePack records (stream)', kind: 'msgpack', file: generate(`records_${MSG_ROWS}.msgpack`, ['msgpack', '--rows', String(MSG_ROWS)]), peer: 'msgpackr UnpackrStream' });
+if (ONLY.includes('gzip')) files.push({ label: 'HDF5 float64, shuffle+gzip 4 chunks', kind: 'hdf5', file: generate(`x_${MIB}_gzip.h5`, ['hdf5', '--mib', String(MIB), '--gzip']), peer: 'h5py' });
+if (ONLY.includes('hdf5')) files.push({ label: 'HDF5 float64, uncompressed 8 MiB chunks', kind: 'hdf5', file: generate(`x_${MIB}.h5`, ['hdf5', '--mib', String(MIB)]), peer: 'h5py' });
+
+const readers = (f) =>
+  f.kind === 'msgpack'
+    ? [['raw FileHandle.read', () => child('raw-fh', f.file)], ['arrowsmith decodeMsgpackStream', () => child('arrowsmith-stream', f.file)], [f.peer, () => child('msgpackr-stream', f.file)]]
+    : [
+        ['raw Blob.slice 8 MiB', () => child('raw-blob', f.file)],
+        ['raw FileHandle.read 8 MiB', () => child('raw-fh', f.file)],
+        ['arrowsmith batches, Blob', () => child('arrowsmith-blob', f.file, f.kind)],
+        ['arrowsmith batches, path', () => child('arrowsmith-path', f.file, f.kind)],
+        [f.peer, () => native(f.kind === 'tsfile' ? TSNATIVE : H5PY, [f.file])],
+      ];
+
+const rows = [];
+/** Results so far (written after each file: a long run leaves what it measured). */
+const write = () =>
+  writeResults(
+    join(root, 'bench/results/big.md'),
+    'Big files streamed by batches (#27)',
+    `\`npm run bench:big\`: files generated under ${DIR} by bench/big_gen.py (the formats' own writers; never committed), ` +
+      `each read end to end by batches in its own process, values summed (a check that every reader saw the same data). ` +
+      `GB/s is the file's size over the time; "vs raw" is the raw read time of the same bytes (Blob pieces for HDF5/TsFile, FileHandle for MessagePack) over ours (1 = as fast as the bytes arrive); ` +
+      `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's. Best of ${ROUNDS} interleaved rounds; page cache warm. ` +
+      `**Shared machine** (2 cores, up to 8 engineers building): the ratios guide; the integrator re-runs on a quiet machine.`,
+    mdTable(['file', 'size', 'reader', 'GB/s', 'rows/s', 'peak RSS', 'vs raw', 'vs peer'], rows),
+  );
+for (const f of files) {
+  const size = statSync(f.file).size;
+  const best = new Map();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of readers(f)) {
+      const r = run();
+      console.error(`${f.kind} ${name}: ${r.seconds.toFixed(2)} s, ${r.rssMiB.toFixed(0)} MiB${r.rows ? `, ${r.rows} rows, sum ${r.sum}` : ''}`);
+      const b = best.get(name);
+      if (!b || r.seconds < b.seconds) best.set(name, { ...r, rssMiB: Math.max(r.rssMiB, b?.rssMiB ?? 0) });
+    }
+  }
+  const counted = [...best.values()].filter((r) => r.rows);
+  const sums = counted.map((r) => `${r.rows}/${r.sum}`);
+  // Float sums differ in the last digits with the order of summation.
+  const agree = counted.every((r) => r.rows === counted[0].rows && Math.abs(r.sum - counted[0].sum) <= 1e-9 * Math.abs(counted[0].sum) + 1e-6);
+  const raw = best.get('raw Blob.slice 8 MiB') ?? best.get('raw FileHandle.read');
+  const peer = best.get(f.peer);
+  for (const [name, r] of best) {
+    const ratio = (x) => (x ? `${(x.seconds / r.seconds).toFixed(2)}×` : '');
+    rows.push([
+      f.label,
+      `${gib(size)} GiB`,
+      name,
+      `${(size / r.seconds / 1e9).toFixed(2)} GB/s`,
+      r.rows ? `${(r.rows / r.seconds / 1e6).toFixed(1)} M` : '',
+      `${r.rssMiB.toFixed(0)} MiB`,
+      name.startsWith('arrowsmith') ? ratio(raw) : '',
+      name.startsWith('arrowsmith') ? ratio(peer) : '',
+    ]);
+  }
+  rows.push([f.label, '', agree ? 'rows and value sums agree across readers' : `**sums differ**: ${sums.join(', ')}`, '', '', '', '', '']);
+  write();
+}
+console.log(write());
