@@ -64,7 +64,7 @@ const cases = {
     const { UnpackrStream } = await import('msgpackr');
     let rows = 0;
     let sum = 0;
-    const s = createReadStream(file, { highWaterMark: 1 << 20 }).pipe(new UnpackrStream());
+    const s = createReadStream(file, { highWaterMark: 1 << 20 }).pipe(new UnpackrStream({ mapsAsObjects: true }));
     for await (const r of s) {
       rows++;
       sum += r.v;
