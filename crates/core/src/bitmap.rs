@@ -120,6 +120,18 @@ impl Bitmap {
         self.len
     }
 
+    /// Keep the first `len` bits (no-op when already shorter).
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        self.bytes.truncate(len.div_ceil(8));
+        if !len.is_multiple_of(8) {
+            *self.bytes.last_mut().unwrap() &= (1u8 << (len % 8)) - 1;
+        }
+        self.len = len;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

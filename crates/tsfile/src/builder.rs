@@ -216,6 +216,61 @@ impl ColBuilder {
         }
     }
 
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.validity.get(i)
+    }
+
+    /// Turn row `i`'s value into a null (its value slot stays, unseen).
+    pub fn set_null(&mut self, i: usize) {
+        if self.validity.get(i) {
+            self.validity.set(i, false);
+            self.nulls += 1;
+        }
+    }
+
+    /// Keep the rows `from + r` with `keep[r]` (rows `from..` are the last `keep.len()`),
+    /// compacting them in place.
+    pub fn retain_tail(&mut self, from: usize, keep: &[bool]) {
+        debug_assert_eq!(from + keep.len(), self.len());
+        let mut w = from;
+        for (r, _) in keep.iter().enumerate().filter(|(_, k)| **k) {
+            let i = from + r;
+            let valid = self.validity.get(i);
+            self.validity.set(w, valid);
+            match &mut self.data {
+                Data::Bool(b) => {
+                    let v = b.get(i);
+                    b.set(w, v);
+                }
+                Data::I32(v) => v[w] = v[i],
+                Data::I64(v) => v[w] = v[i],
+                Data::F32(v) => v[w] = v[i],
+                Data::F64(v) => v[w] = v[i],
+                Data::Bytes { offsets, data } => {
+                    // Offsets of rows before `w` are final; move row i's bytes down.
+                    let (s, e) = (offsets[i] as usize, offsets[i + 1] as usize);
+                    let d = offsets[w] as usize;
+                    data.copy_within(s..e, d);
+                    offsets[w + 1] = (d + e - s) as i32;
+                }
+            }
+            w += 1;
+        }
+        self.validity.truncate(w);
+        self.nulls = self.validity.count_zeros();
+        match &mut self.data {
+            Data::Bool(b) => b.truncate(w),
+            Data::I32(v) => v.truncate(w),
+            Data::I64(v) => v.truncate(w),
+            Data::F32(v) => v.truncate(w),
+            Data::F64(v) => v.truncate(w),
+            Data::Bytes { offsets, data } => {
+                offsets.truncate(w + 1);
+                data.truncate(offsets[w] as usize);
+            }
+        }
+    }
+
     pub fn finish(self, unit: TimeUnit) -> Column {
         let validity = if self.nulls > 0 {
             Some(self.validity)

@@ -11,11 +11,13 @@ pub mod compress;
 pub mod encoding;
 mod file;
 pub mod meta;
+mod mods;
 mod read;
 pub mod types;
 
 pub use arrowsmith_core::TimeUnit;
 pub use file::{DeviceInfo, TimeseriesInfo, TsFile};
 pub use meta::{ColumnCategory, ColumnSchema, TableSchema};
+pub use mods::Mods;
 pub use read::Query;
 pub use types::{Compression, Encoding, TsType};

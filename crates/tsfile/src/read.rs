@@ -1,6 +1,7 @@
 //! Queries: device selection, chunk/page pruning, batch decoding into an Arrow batch.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::builder::{arrow_type, date_to_days, popcount_prefix, ColBuilder};
 use crate::bytes::err;
@@ -9,6 +10,7 @@ use crate::compress::decompress;
 use crate::encoding::{decode_page, decode_page_prefix, decode_values, Values};
 use crate::file::{DeviceEntry, TsFile};
 use crate::meta::{ChunkMeta, SeriesMeta, Stats, TableSchema};
+use crate::mods::{deleted, Mods};
 use crate::types::{Compression, Encoding, TsType};
 use arrowsmith_core::{
     Batch, Bitmap, Buffer, ByteSource, Column, DataType, DecodeError, ErrorCode, Field, Result,
@@ -35,6 +37,8 @@ pub struct Query {
     /// Memory this read may take (output rows and page buffers); `None`:
     /// [`DEFAULT_MAX_READ_BYTES`]. A read that needs more fails with `TooLarge`.
     pub max_read_bytes: Option<u64>,
+    /// IoTDB deletions (`.mods2` / `.mods`) to hide from the read; `None`: the file as written.
+    pub mods: Option<Arc<Mods>>,
 }
 
 /// Default for [`Query::max_read_bytes`] (the HDF5 reader's default too).
@@ -420,6 +424,13 @@ impl TsFile {
                 break;
             }
             let before = times.len();
+            // Deletions hide rows after they are decoded, so the device is read whole and
+            // the limit applied after them.
+            let mut dev_remaining = if q.mods.is_some() {
+                usize::MAX
+            } else {
+                remaining
+            };
             let ss = &series[di];
             let field_series: Vec<(usize, Option<&SeriesMeta>)> = plan
                 .cols
@@ -459,7 +470,7 @@ impl TsFile {
                     &plan,
                     &mut times,
                     &mut builders,
-                    &mut remaining,
+                    &mut dev_remaining,
                     &mut scratch,
                 )?;
             } else {
@@ -469,11 +480,17 @@ impl TsFile {
                     &plan,
                     &mut times,
                     &mut builders,
-                    &mut remaining,
+                    &mut dev_remaining,
                     &mut scratch,
                 )?;
             }
+            if let Some(m) = &q.mods {
+                let tree = plan.table.is_none() && q.table.is_none();
+                let m = m.for_device(&dev.id.segments, tree);
+                hide_deleted(&m, &plan.cols, before, remaining, &mut times, &mut builders);
+            }
             let n = times.len() - before;
+            remaining -= n.min(remaining);
             if n > 0 {
                 row_devices.push((di, n));
             }
@@ -957,6 +974,62 @@ fn js_readable(
             v[row]
         ),
     ))
+}
+
+/// Apply one device's deletions to its rows `from..` of the output: whole rows deleted, values
+/// of deleted series nulled; in the tree model a row left with no value (every point of it
+/// deleted) goes too, as IoTDB has no row there. Then at most `limit` rows are kept.
+fn hide_deleted(
+    m: &crate::mods::DeviceMods,
+    cols: &[OutCol],
+    from: usize,
+    limit: usize,
+    times: &mut Vec<i64>,
+    builders: &mut [Option<ColBuilder>],
+) {
+    let n = times.len() - from;
+    let rows = &times[from..];
+    let mut keep: Vec<bool> = rows.iter().map(|&t| !deleted(&m.rows, t)).collect();
+    let mut touched = vec![false; n];
+    for (c, b) in cols.iter().zip(builders.iter_mut()) {
+        let Some(b) = b else { continue };
+        let ranges = m.column(&c.name);
+        if ranges.is_empty() {
+            continue;
+        }
+        for (r, &t) in rows.iter().enumerate() {
+            if keep[r] && b.is_valid(from + r) && deleted(&ranges, t) {
+                b.set_null(from + r);
+                touched[r] = true;
+            }
+        }
+    }
+    if m.is_tree() {
+        for r in (0..n).filter(|&r| touched[r]) {
+            if builders.iter().flatten().all(|b| !b.is_valid(from + r)) {
+                keep[r] = false;
+            }
+        }
+    }
+    let mut kept = 0;
+    for k in keep.iter_mut() {
+        *k = *k && kept < limit;
+        kept += *k as usize;
+    }
+    if kept == n {
+        return;
+    }
+    let mut w = from;
+    for r in 0..n {
+        if keep[r] {
+            times[w] = times[from + r];
+            w += 1;
+        }
+    }
+    times.truncate(w);
+    for b in builders.iter_mut().flatten() {
+        b.retain_tail(from, &keep);
+    }
 }
 
 fn select(all: Vec<OutCol>, want: &Option<Vec<String>>) -> Result<Vec<OutCol>> {

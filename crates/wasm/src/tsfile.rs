@@ -6,7 +6,8 @@ use crate::json;
 use arrowsmith_core::Bump;
 use arrowsmith_core::RangeCache;
 use arrowsmith_core::TimeUnit;
-use arrowsmith_tsfile::{Query, TsFile};
+use arrowsmith_tsfile::{Mods, Query, TsFile};
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// An Apache TsFile read through a sans-I/O cache: JS supplies byte ranges on request.
@@ -153,6 +154,7 @@ impl TsQuery {
                     .collect(),
                 limit: limit.map(|l| l as usize),
                 max_read_bytes: None,
+                mods: None,
             },
             unit,
         )
@@ -162,5 +164,12 @@ impl TsQuery {
     #[wasm_bindgen(js_name = setMaxReadBytes)]
     pub fn set_max_read_bytes(&mut self, bytes: f64) {
         self.0.max_read_bytes = Some(bytes as u64);
+    }
+
+    /// IoTDB deletions to hide from the read: the bytes of the file's `.mods2` or `.mods`.
+    #[wasm_bindgen(js_name = setMods)]
+    pub fn set_mods(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.0.mods = Some(Arc::new(Mods::parse(bytes).map_err(js_error)?));
+        Ok(())
     }
 }

@@ -4,7 +4,7 @@ import { abortable, checkAborted } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Job } from './pool/protocol.js';
-import type { FileSource } from './source.js';
+import { readAll, type ByteInput, type FileSource } from './source.js';
 import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
@@ -42,7 +42,14 @@ export interface TsFileSeries {
  * Options of `openTsFile`: `pool` (devices and time slices become parallel jobs), `signal`
  * (cancels the open), and for a URL how it is fetched (timeout, retries).
  */
-export type TsFileOptions = OpenOptions;
+export interface TsFileOptions extends OpenOptions {
+  /**
+   * IoTDB deletions kept beside the file (`<file>.mods2` of IoTDB 2.x, `<file>.mods` of 1.x):
+   * their bytes or a source for them. Every read then hides the deleted points, as IoTDB's
+   * queries do. Without it, reads return the file as written.
+   */
+  mods?: ByteInput;
+}
 
 /** The wasm-side reader (crates/wasm) as this module calls it. */
 interface WasmTsFileReader {
@@ -71,14 +78,15 @@ function args(q: TsFileQuery): QueryArgs {
 const TAIL_PREFETCH = 64 * 1024;
 
 /** A pool job reading one device of a query (optionally a time slice of it). */
-function deviceJob(file: FileRef, q: TsFileQuery, device: string, start = q.start, end = q.end): Job {
-  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit } };
+function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device: string, start = q.start, end = q.end): Job {
+  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit, mods: q.mods } };
 }
 
 export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
   /** @internal */
   protected override readonly format = 'TsFile';
   #version = 0;
+  #mods: Uint8Array | undefined;
   #spans = new Map<string, Promise<BigInt64Array>>();
 
   /** Format version byte: 3 (TsFile 1.x) or 4 (2.x). */
@@ -105,6 +113,17 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
       const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
       await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
       f.#version = await f.openReader((h) => h.open(), options.signal);
+      if (options.mods !== undefined) {
+        const mods = await readAll(options.mods, 'openTsFile mods', options.signal);
+        // Parsed once here so a broken deletion file fails the open, not the first read.
+        const q = new wasm.glue.TsQuery(...args({}));
+        try {
+          await f.call(() => q.setMods(mods));
+        } finally {
+          q.free();
+        }
+        f.#mods = mods;
+      }
     });
   }
 
@@ -134,7 +153,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
   read(q: TsFileQuery = {}): Promise<Table> {
     return abortable(q.signal, async () => {
       if (this.pooled) {
-        const jobs = await this.#jobs(q);
+        const jobs = await this.#jobs({ ...q, mods: this.#mods });
         if (jobs) {
           try {
             return await this.pooled.pool.table(jobs, { signal: q.signal });
@@ -153,7 +172,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
    * an ambiguous table, an unknown tag or device: the single-thread path gives the answer
    * or error).
    */
-  async #jobs(q: TsFileQuery): Promise<Job[] | undefined> {
+  async #jobs(q: TsFileQuery & { mods?: Uint8Array }): Promise<Job[] | undefined> {
     q = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
     const { pool, ref } = this.pooled!;
     if (q.limit !== undefined) return undefined;
@@ -213,7 +232,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
     if (this.pooled && q.limit === undefined && devices.length > 1) {
       // One job per device on the pool, a few ahead of the consumer, yielded in order.
       const { pool, ref } = this.pooled;
-      const limited = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
+      const limited = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
       const jobs = devices.map((d) => deviceJob(ref, limited, d));
       for await (const b of pool.batches(jobs, { signal: q.signal })) if (b.numRows > 0) yield b;
       return;
@@ -232,11 +251,13 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
-  async readHandle(q: TsFileQuery): Promise<WasmBatchHandle> {
+  async readHandle(q: TsFileQuery & { mods?: Uint8Array }): Promise<WasmBatchHandle> {
     const query = new this.wasm.glue.TsQuery(...args(q));
     const max = this.readLimit(q.maxReadBytes);
     if (max !== undefined) query.setMaxReadBytes(max);
     try {
+      const mods = q.mods ?? this.#mods;
+      if (mods) query.setMods(mods);
       // A file in memory: the reader pulls page by page, so a time slice copies a slice.
       const host = this.byteHost;
       if (host) return await this.call(() => this.handle.readFrom(query, host), q.signal);

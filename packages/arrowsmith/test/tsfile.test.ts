@@ -3,7 +3,9 @@
 // the writer's input and the official reader's output.
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
-import { fixturePairs } from './fixtures.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, fixturePairs } from './fixtures.js';
 import { MODES, usePools } from './pools.js';
 import { deviceMismatches, tableMismatches } from './tsfile-compare.js';
 
@@ -65,6 +67,38 @@ describe('TsFile (wasm, Node)', () => {
     }
     expect((await f.read({ devices: ['t.edge'], timeUnit: 'us' })).get(1)!.time).toBe(9007199254740 + 993 / 1000); // 2^53 + 1 µs, as apache-arrow divides it
   });
+
+  for (const name of ['iotdb_mods_tree', 'iotdb_mods_table']) {
+    it(`IoTDB deletions: ${name} read with its .mods2 equals the server's answers after DELETE (bytes and a path; one thread and both pools)`, async () => {
+      const file = (ext: string) => join(FIXTURES, 'tsfile', name + ext);
+      const data = new Uint8Array(readFileSync(file('.tsfile')));
+      const json = JSON.parse(readFileSync(file('.json'), 'utf8'));
+      const table = json.iotdb_table as string | undefined;
+      const plain = (v: unknown) => (typeof v === 'bigint' ? Number(v) : v);
+      let rows = 0;
+      for (const pool of [undefined, ...MODES.map((m) => m.options().pool).filter(Boolean)]) {
+        for (const mods of [new Uint8Array(readFileSync(file('.tsfile.mods2'))), file('.tsfile.mods2')]) {
+          const f = await openTsFile(data, { pool, mods });
+          rows = 0;
+          for (const dev of json.after_deletes) {
+            const names = Object.keys(dev.columns).filter((c) => c !== 'time');
+            const t = await f.read({ table, devices: [dev.device], columns: names });
+            expect(t.numRows, dev.device).toBe(dev.columns.time.length);
+            for (const c of ['time', ...names]) expect([...t.getChild(c)!].map(plain), `${dev.device} ${c}`).toEqual(dev.columns[c]);
+            rows += t.numRows;
+          }
+          expect((await f.read({ table })).numRows).toBe(rows);
+          let batched = 0;
+          for await (const b of f.batches({ table })) batched += b.numRows;
+          expect(batched).toBe(rows);
+        }
+      }
+      // Without the deletions the file reads as written: the deleted points come back.
+      expect((await (await openTsFile(data)).read({ table })).numRows).toBeGreaterThan(rows);
+      // A broken deletion file fails the open.
+      await expect(openTsFile(data, { mods: new Uint8Array([1, 0, 0]) })).rejects.toMatchObject({ name: 'DecodeError', format: 'TsFile', code: 'truncated' });
+    });
+  }
 
   it('pushes a time range and a tag filter into the reader', async () => {
     const { data, json } = fixtures.find((f) => f.json.devices?.length > 1 && f.json.devices[0].columns)!;

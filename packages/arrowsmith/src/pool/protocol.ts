@@ -23,7 +23,7 @@ export type FileRef =
 
 export type Job =
   | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; options: MsgpackDecodeOptions }
-  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'signal'> }
+  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'signal'> & { mods?: Uint8Array } }
   | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number };
 
 /**
