@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), the wasm SIMD guard,
 # vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64 under qemu,
-# Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some).
+# Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
+# consumer tests of the packed tarball (tests/consumers).
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -89,6 +90,18 @@ bash scripts/test-engines.sh | tee test-output/engines.log
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 read -r p f < <(awk '/^engines: / { print $2, $4 }' test-output/engines.log)
 passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+
+t=$(date +%s)
+step "consumer tests: the packed tarball in Vite, webpack, Rollup, esbuild (Chromium), Node ESM/CJS, TypeScript, publint, attw, Arrow peer range"
+if bash scripts/setup-browser.sh >/dev/null; then
+  node tests/consumers/run.mjs 2>&1 | tee test-output/consumers.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  read -r p f < <(awk '/^consumers: / { print $2, $4 }' test-output/consumers.log)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  status=1; failed=$((failed + 1))
+fi
+echo "-- consumer tests: $((($(date +%s) - t)))s"
 
 echo
 echo "all: $passed passed, $failed failed"

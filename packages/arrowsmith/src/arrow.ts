@@ -132,6 +132,7 @@ function makeVectorFromData(d: Data): Vector {
 /**
  * Turn a wasm batch handle into an Arrow RecordBatch. With `copy` (the default) every
  * buffer is copied into JS-owned memory and the handle can be freed right after.
+ * @internal
  */
 export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rewrite?: (desc: BatchDesc) => void): RecordBatch {
   const desc = JSON.parse(h.schema()) as BatchDesc;

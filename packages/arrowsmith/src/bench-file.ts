@@ -13,7 +13,7 @@ import { decodeWith } from './msgpack.js';
 import { wasmFile } from './wasm-files.js';
 import { standalone, type Build, type Format, type Loaded } from './wasm.js';
 
-/** An instance of one build of a format's module, of its own (benchmarks compare the builds side by side). */
+/** An instance of one build of a format's module, of its own (benchmarks compare the builds side by side). @internal */
 export function instantiateVariant<F extends Format = 'msgpack'>(variant: Build, format: F = 'msgpack' as F): Loaded<F> {
   return standalone(format, new WebAssembly.Module(readFileSync(wasmFile(format, variant))), variant === 'simd');
 }

@@ -75,7 +75,8 @@ export async function httpReader(url: string, format: string, options: HttpOptio
     return net.reader(identityOf(head.headers, Number(length)));
   }
   // No usable size: ask for the first byte; the Content-Range tells the size.
-  return net.request({ method: 'GET', range: [0, 0], at: 0, signal, allow: (s) => s === 206 || s === 200 }, async (a) => {
+  const first = await net.request({ method: 'GET', range: [0, 0], at: 0, signal, allow: (s) => s === 206 || s === 200 }, async (a) => {
+    if (a.status === 206 && encoded(a.headers)) return undefined;
     const total = a.status === 206 ? parseContentRange(a.headers.get('content-range'))?.total : undefined;
     if (total !== undefined) return net.reader(identityOf(a.headers, total));
     // The server ignores Range: one download of the whole file, served from memory from now on.
@@ -84,6 +85,19 @@ export async function httpReader(url: string, format: string, options: HttpOptio
     warnWhole(url, whole.length);
     return net.reader(identityOf(a.headers, whole.length), whole);
   });
+  if (first) return first;
+  const whole = await net.wholeFile(signal);
+  return net.reader(identityOf(whole.headers, whole.bytes.length), whole.bytes);
+}
+
+/**
+ * A 206 whose body is content-coded (gzip, br...): the range is over the compressed bytes
+ * (Vite's preview server does this), which the browser then decodes, so its bytes are not
+ * the file's. Such a server's ranges cannot be used.
+ */
+function encoded(h: Headers): boolean {
+  const e = h.get('content-encoding');
+  return e !== null && e.trim().toLowerCase() !== 'identity';
 }
 
 /** A URL's reader (a `RangeReader`), with what a pool worker needs to open the same file the same way. */
@@ -128,7 +142,7 @@ const warnedWhole = new Set<string>();
 function warnWhole(url: string, size: number): void {
   if (warnedWhole.has(url)) return;
   warnedWhole.add(url);
-  console.warn(`arrowsmith: ${url} ignores HTTP Range requests; the whole file (${size} bytes) was downloaded`);
+  console.warn(`arrowsmith: ${url} ignores HTTP Range requests (or answers them compressed); the whole file (${size} bytes) was downloaded`);
 }
 
 /** `bytes a-b/total` (total `*` = unknown). */
@@ -265,6 +279,15 @@ class Http {
     return e;
   }
 
+  /** The whole file in one GET without Range (a server whose ranges cannot be used). */
+  wholeFile(signal?: AbortSignal): Promise<{ bytes: Uint8Array; headers: Headers }> {
+    return this.request({ method: 'GET', at: 0, signal, allow: (s) => s === 200 }, async (a) => {
+      const bytes = await a.body(undefined);
+      warnWhole(this.url, bytes.length);
+      return { bytes, headers: a.headers };
+    });
+  }
+
   /** The reader over a file whose identity is known (whole: a server that ignores Range). */
   reader(id: FileIdentity, whole?: Uint8Array): HttpReader {
     const cache = new ByteCache(URL_CACHE_BYTES);
@@ -302,6 +325,13 @@ class Http {
         const whole = await a.body(id.size);
         warnWhole(this.url, whole.length);
         return { bytes: whole.subarray(start, end + 1), whole };
+      }
+      if (encoded(a.headers)) {
+        // Ranges over compressed bytes: read the whole file once (decoded by fetch) instead.
+        const whole = await this.wholeFile(signal);
+        this.sameFile(id, whole.headers, start, 200);
+        if (whole.bytes.length !== id.size) throw this.changed(start, `it has ${whole.bytes.length} bytes, ${id.size} when opened`, 200);
+        return { bytes: whole.bytes.subarray(start, end + 1), whole: whole.bytes };
       }
       const header = a.headers.get('content-range');
       const cr = parseContentRange(header);

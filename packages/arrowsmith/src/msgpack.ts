@@ -35,11 +35,13 @@ export interface MsgpackStreamOptions extends Omit<MsgpackOptions, 'copy'>, Read
 /** The one batch whose buffers are lent out as views (copy: false) until the next call. */
 let lent: WasmBatchHandle | undefined;
 
+/** @internal */
 export function releaseLent(): void {
   lent?.free();
   lent = undefined;
 }
 
+/** Decode with a given module instance (benchmarks compare builds). @internal */
 export function decodeWith(w: Loaded<'msgpack'>, bytes: Uint8Array, options: MsgpackOptions = {}): Table {
   releaseLent();
   const h = withConfig(w.glue, options, (c) => wasmCall(() => w.glue.decodeMsgpack(bytes, c))) as WasmBatchHandle;
@@ -123,6 +125,7 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
  * Decode MessagePack as its bytes arrive (e.g. a `fetch` body): a RecordBatch is yielded
  * as soon as `batchRows` complete rows have arrived; the rest comes at the end.
  */
+/** The stream decoder over a given module instance. @internal */
 export async function* decodeMsgpackStreamWith(
   w: Loaded<'msgpack'>,
   source: ChunkSource | ByteInput,

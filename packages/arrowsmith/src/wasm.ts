@@ -15,6 +15,7 @@ import { create as createTsFile, type Glue as TsFileGlue } from '../wasm/arrowsm
 
 /** The formats, one wasm module each. */
 export type Format = 'msgpack' | 'tsfile' | 'hdf5';
+/** @internal */
 export const FORMATS: readonly Format[] = ['msgpack', 'tsfile', 'hdf5'];
 /** The two builds of every module. */
 export type Build = 'simd' | 'scalar';
@@ -52,9 +53,10 @@ export interface InitOptions {
   recycleBytes?: number;
 }
 
+/** @internal */
 export const DEFAULT_RECYCLE_BYTES = 256 * 1024 * 1024;
 
-/** The two ends of a worker, whatever the platform calls them. */
+/** The two ends of a worker, whatever the platform calls them. @internal */
 export interface WorkerPort {
   post(message: unknown, transfer?: unknown[]): void;
   onMessage(f: (message: unknown) => void): void;
@@ -65,7 +67,7 @@ export interface WorkerPort {
   terminate(): void;
 }
 
-/** How this platform finds the package's files (set by the entry: index.ts or node.ts). */
+/** How this platform finds the package's files (set by the entry: index.ts or node.ts). @internal */
 export interface Platform {
   /** The package's own .wasm of a format and build (a URL in browsers, bytes in Node). */
   defaults?: (format: Format, build: Build, baseUrl?: string | URL) => WasmSource | Promise<WasmSource>;
@@ -88,14 +90,15 @@ export interface Platform {
   copyBytes?: (src: Uint8Array) => Uint8Array;
 }
 
+/** @internal */
 export const platform: Platform = {};
 
-/** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. */
+/** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. @internal */
 export function ownedCopy(src: Uint8Array): Uint8Array {
   return platform.copyBytes ? platform.copyBytes(src) : src.slice();
 }
 
-/** Each format's glue (what wasm-bindgen generates, patched into a factory by build-wasm.mjs). */
+/** Each format's glue (what wasm-bindgen generates, patched into a factory by build-wasm.mjs). @internal */
 export interface Glues {
   msgpack: MsgpackGlue;
   tsfile: TsFileGlue;
@@ -176,7 +179,7 @@ const loading = new Map<Format, Promise<WasmModule>>();
 /** A SIMD module failed its correctness check here: every later module loads scalar. */
 let simdBroken = false;
 
-/** Apply `init()` options to the modules loaded from now on (and `recycleBytes` to all). */
+/** Apply `init()` options to the modules loaded from now on (and `recycleBytes` to all). @internal */
 export function configure(opts: InitOptions): void {
   if (opts.simd !== undefined) settings.simd = opts.simd;
   if (opts.baseUrl !== undefined) settings.baseUrl = opts.baseUrl;
@@ -192,12 +195,12 @@ function forcedSimd(): boolean | undefined {
   return settings.simd ?? platform.envSimd;
 }
 
-/** The build the next module load picks. */
+/** The build the next module load picks. @internal */
 export function chooseBuild(): Build {
   return (forcedSimd() ?? true) && !simdBroken && simdSupported() ? 'simd' : 'scalar';
 }
 
-/** Load a format's module (once; concurrent callers share the load). */
+/** Load a format's module (once; concurrent callers share the load). @internal */
 export function load<F extends Format>(format: F): Promise<WasmModule<F>> {
   const have = modules.get(format);
   if (have) return Promise.resolve(have as WasmModule<F>);
@@ -263,6 +266,7 @@ function loadSync(format: Format): WasmModule | undefined {
  * The current instance of a format's module on this thread, for a call about to start
  * (a fresh one when the memory of the last grew past the limit). Loads it synchronously
  * in Node; elsewhere it must have been loaded (`init()`, or the async open of a file).
+ * @internal
  */
 export function instance<F extends Format>(format: F): Loaded<F> {
   const m = (modules.get(format) ?? loadSync(format)) as WasmModule<F> | undefined;
@@ -276,17 +280,17 @@ export function instance<F extends Format>(format: F): Loaded<F> {
   return m.instance();
 }
 
-/** The same, loading the module first where needed (the async entry points). */
+/** The same, loading the module first where needed (the async entry points). @internal */
 export async function instanceAsync<F extends Format>(format: F): Promise<Loaded<F>> {
   return (modules.get(format) ? undefined : await load(format), instance(format));
 }
 
-/** The loaded module of a format on this thread, if any. */
+/** The loaded module of a format on this thread, if any. @internal */
 export function loaded<F extends Format>(format: F): WasmModule<F> | undefined {
   return modules.get(format) as WasmModule<F> | undefined;
 }
 
-/** Whether SIMD builds are (or will be) used on this thread. */
+/** Whether SIMD builds are (or will be) used on this thread. @internal */
 export function simdChosen(): boolean {
   const any = modules.values().next().value as WasmModule | undefined;
   return any ? any.simd : instance('msgpack').simd;
@@ -295,12 +299,13 @@ export function simdChosen(): boolean {
 /**
  * Pool workers: a module the main thread compiled, registered for its format (never
  * replaced here: the pool replaces a whole worker whose memory grew).
+ * @internal
  */
 export function adopt(format: Format, module: WebAssembly.Module, simd: boolean): void {
   if (!modules.has(format)) modules.set(format, new WasmModule(format, module, simd));
 }
 
-/** A module instance of its own, outside the thread's registry (benchmarks, tests). */
+/** A module instance of its own, outside the thread's registry (benchmarks, tests). @internal */
 export function standalone<F extends Format>(format: F, module: WebAssembly.Module, simd: boolean): Loaded<F> {
   return new WasmModule(format, module, simd).instance();
 }
@@ -384,7 +389,7 @@ function notWasm(what: string, where: string, detail: string): Error {
   );
 }
 
-/** Compile a wasm source, streaming where the server allows; a wrong answer names the URL, status and what came back. */
+/** Compile a wasm source, streaming where the server allows; a wrong answer names the URL, status and what came back. @internal */
 export async function compileModule(src: WasmSource, what: string): Promise<WebAssembly.Module> {
   const s = await src;
   if (s instanceof WebAssembly.Module) return s;

@@ -1,5 +1,6 @@
 // Locks the published shape of package.json (hyparquet-style): entries, exports, files.
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -11,10 +12,17 @@ describe('package.json', () => {
     expect(pkg.name).toBe('arrowsmith');
     expect(pkg.type).toBe('module');
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', node: './dist/node.js', default: './dist/index.js' });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './wasm/*.wasm', './pool-worker.js', './package.json']);
+    expect(pkg.exports['./esbuild']).toEqual({ types: './dist/esbuild.d.ts', default: './dist/esbuild.js' });
+    expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './wasm/*.wasm', './pool-worker.js', './package.json']);
     expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
-    expect(pkg.dependencies).toEqual({ 'apache-arrow': '^21.0.0' });
-    expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'wasm/*.d.ts', 'README.md']);
+    // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22' });
+    // What tests/consumers runs: Node 20.20 (this machine) and 22.12.0 (the oldest 22 with require(esm)).
+    expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
+    expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'README.md', 'LICENSE']);
+    expect(pkg.license).toBe('Apache-2.0');
+    for (const k of ['repository', 'homepage', 'bugs', 'keywords', 'description']) expect(pkg[k], k).toBeTruthy();
   });
 
   it('points only at files the build produces', () => {
@@ -22,6 +30,34 @@ describe('package.json', () => {
     const plain = Object.values(pkg.exports).filter((v) => typeof v === 'string' && !v.includes('*'));
     for (const target of [pkg.exports['.'].types, pkg.exports['.'].node, pkg.exports['.'].default, pkg.bin.arrowsmith, ...plain, ...wasm]) {
       expect(existsSync(join(dir, target as string)), target as string).toBe(true);
+    }
+  });
+
+  it('the tarball holds exactly: the build of every source module, the six wasm modules and their three glues, README, LICENSE', { timeout: 60_000 }, () => {
+    const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir }).toString())[0];
+    const files = (packed.files as { path: string }[]).map((f) => f.path).sort();
+    const sources = (d: string): string[] =>
+      readdirSync(join(dir, 'src', d), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name.slice(0, -3))] : []));
+    const want = [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      ...sources('').flatMap((m) => [`dist/${m}.js`, `dist/${m}.d.ts`]),
+      ...['msgpack', 'tsfile', 'hdf5'].flatMap((f) => [`wasm/arrowsmith_${f}.js`, `wasm/arrowsmith_${f}_simd.wasm`, `wasm/arrowsmith_${f}_scalar.wasm`]),
+    ].sort();
+    expect(files).toEqual(want);
+    // The license is the repository's.
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(readFileSync(join(dir, '../../LICENSE'), 'utf8'));
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  it('the published types hold no internal declarations', () => {
+    for (const f of ['index', 'wasm', 'msgpack', 'tsfile', 'hdf5', 'filereader', 'pool/pool']) {
+      const text = readFileSync(join(dir, `dist/${f}.d.ts`), 'utf8');
+      expect(text, f).not.toMatch(/@internal/);
+      const dts = text.replace(/\/\*[\s\S]*?\*\//g, '');
+      // No module instances, wasm-bindgen glue types or WebAssembly types (which need the DOM lib).
+      expect(dts, f).not.toMatch(/\bLoaded\b|\bGlues\b|WebAssembly\.|\bWasmModule\b|arrowsmith_\w+\.js/);
     }
   });
 

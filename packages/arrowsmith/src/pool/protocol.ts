@@ -8,7 +8,7 @@
 import type { FileIdentity, HttpPolicy } from '../http.js';
 import type { MsgpackDecodeOptions } from '../msgpack-options.js';
 import type { BatchDesc, TsFileQuery } from '../types.js';
-import type { Format } from '../wasm.js';
+import type { CompiledWasm, Format } from '../wasm.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
 export type FileRef =
@@ -58,7 +58,7 @@ export type WriteOp =
 
 export type ToWorker =
   /** The compiled module of a format, sent before the worker's first job of that format. */
-  | { type: 'module'; format: Format; module: WebAssembly.Module; simd: boolean }
+  | { type: 'module'; format: Format; module: CompiledWasm; simd: boolean }
   | { type: 'task'; id: number; job: WireJob; shared: boolean }
   | { type: 'write'; id: number; ops: WriteOp[] }
   | { type: 'drop'; id: number }
