@@ -23,12 +23,6 @@ const tsDevice = (t, id1) => {
 async function main() {
   const params = new URLSearchParams(location.search);
   const expected = await (await fetch('./data/expected.json')).json();
-  // decodeMsgpackAsync where the package has it (looked up by a computed name: webpack
-  // rejects a static reference to an export that does not exist), else decodeMsgpack({ pool }).
-  const asyncName = ['decodeMsgpack', 'Async'].join('');
-  // biome-ignore lint/performance/noDynamicNamespaceImportAccess: on purpose, see above
-  const decodeAsync = arrowsmith[asyncName] ?? ((b, o) => arrowsmith.decodeMsgpack(b, o));
-
   // 1. init + the first decode, timed (the figure: time to first decode).
   const records = await bytesOf('./data/records.msgpack');
   const t0 = performance.now();
@@ -60,7 +54,7 @@ async function main() {
   // 5. The default pool worker, as the bundler emitted it.
   const pool = await arrowsmith.createPool({ size: 2, minJobBytes: 0 });
   try {
-    const p = await decodeAsync(records, { pool });
+    const p = await arrowsmith.decodeMsgpackAsync(records, { pool });
     check('MessagePack on the pool (default worker)', json(msgpackProbe(p)) === json(expected.msgpack) && pool.stats().jobs > 1, `${pool.stats().jobs} jobs`);
     const h = await (await arrowsmith.openHdf5(h5, { pool })).read(expected.hdf5.path);
     check('HDF5 on the pool', json(h5Rows(h)) === json(expected.hdf5.rows));

@@ -310,8 +310,7 @@ const h5Rows = (t) => t.getChildAt(0).toArray().map((v) => (v === null ? null : 
   const ts = await (await a.openTsFile(fx('tsfile/cpp_many_devices_ts2diff.tsfile'))).read({ table: expected.tsfile.table });
   out.tsfile = ts.numRows === expected.tsfile.rows;
   const pool = await a.createPool({ size: 2, minJobBytes: 0 });
-  const decodeAsync = a.decodeMsgpackAsync ?? ((b, o) => a.decodeMsgpack(b, o));
-  out.pool = json(probe(await decodeAsync(records, { pool }))) === json(expected.msgpack) && pool.stats().jobs > 1;
+  out.pool = json(probe(await a.decodeMsgpackAsync(records, { pool }))) === json(expected.msgpack) && pool.stats().jobs > 1;
   pool.close();
   console.log(JSON.stringify(out));
 })().catch((e) => { console.error(e); process.exit(1); });
