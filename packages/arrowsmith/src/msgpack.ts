@@ -122,10 +122,11 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
 }
 
 /**
- * Decode MessagePack as its bytes arrive (e.g. a `fetch` body): a RecordBatch is yielded
- * as soon as `batchRows` complete rows have arrived; the rest comes at the end.
+ * Decode MessagePack as its bytes arrive (e.g. a `fetch` body) with a given module instance:
+ * a RecordBatch is yielded as soon as `batchRows` complete rows have arrived; the rest comes
+ * at the end.
+ * @internal
  */
-/** The stream decoder over a given module instance. @internal */
 export async function* decodeMsgpackStreamWith(
   w: Loaded<'msgpack'>,
   source: ChunkSource | ByteInput,

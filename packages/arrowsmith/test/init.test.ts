@@ -16,7 +16,8 @@ function run(code: string, env: Record<string, string> = {}): unknown {
 
 const DECODE = `const t = a.decodeMsgpack(new Uint8Array([0x93, 0x01, 0xd0, 0x80, 0xcd, 0x01, 0x00]));`;
 
-describe('init and build selection (Node)', () => {
+// Each test spawns fresh Node processes that compile wasm: slow on a loaded machine, never timed.
+describe('init and build selection (Node)', { timeout: 120_000 }, () => {
   it('loads on first use without init() and prefers SIMD', () => {
     expect(run(`${DECODE} console.log(JSON.stringify([a.simdActive(), Array.from(t.getChild('value').toArray())]))`)).toEqual([true, [1, -128, 256]]);
   });
