@@ -260,6 +260,8 @@ const stats = await new Promise((resolve, reject) => webpack({
   entry: '../src/app.js',
   output: { path: new URL('./dist', import.meta.url).pathname, filename: 'app.js', clean: true },
   performance: { hints: false },
+  // Asset wiring is what is tested; minifying the app (terser: minutes on a loaded machine) is not.
+  optimization: { minimize: false },
 }, (e, s) => (e ? reject(e) : resolve(s))));
 if (stats.hasErrors()) throw new Error(stats.toString('errors-only'));
 `,
@@ -379,9 +381,9 @@ export async function use(bytes: Uint8Array, src: FileSource): Promise<number> {
   const f = await openHdf5(src);
   const h: Table = await f.read('/x');
   const ts = await openTsFile(src);
-  const pool = await createPool({ size: 2 });
-  pool.close();
-  const m: number = memory().hdf5;
+  using pool = await createPool({ size: 2 });
+  await using file = await openHdf5(src);
+  const m: number = memory().hdf5 + pool.size + (await file.list()).length;
   try { decodeMsgpack(new Uint8Array(0)); } catch (e) { if (e instanceof DecodeError) return e.offset ?? -1; }
   return t.numRows + h.numRows + ts.devices().length + m;
 }

@@ -1,3 +1,6 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (The published types declare Symbol.dispose members: this brings their lib along, so
+// consumers need neither `esnext.disposable` in `lib` nor @types/node; TypeScript >= 5.2.)
 /**
  * What TsFile and HDF5 share on the JS side: a wasm reader fed by a RangeReader. The
  * reader asks for ranges (sans-I/O); we prefetch what a query plans to read, coalescing
@@ -16,12 +19,13 @@ import { toRangeReader, wholeBytes, type FileSource, type Source } from './sourc
 import type { WasmBatchHandle } from './types.js';
 import type { Loaded } from './wasm.js';
 
-/** Copies a file's bytes into wasm memory on request (the wasm side's `ByteHost`). */
+/** Copies a file's bytes into wasm memory on request (the wasm side's `ByteHost`). @internal */
 export interface ByteHost {
   /** Copy the file's `len` bytes at `offset` to wasm memory at `ptr` (all of them, or throw). */
   readInto(offset: number, ptr: number, len: number): void;
 }
 
+/** What every format's wasm reader has. @internal */
 export interface WasmFileReader extends SupplyTarget {
   clearCache(): void;
   free(): void;
@@ -96,23 +100,36 @@ function checkLimit(bytes: number | undefined): number | undefined {
   return bytes;
 }
 
-export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
+/** A prepared file: the source, a wasm reader of its size, and how to make another. @internal */
+export interface Prepared {
+  wasm: Loaded<FileFormat>;
+  reader: Source;
+  handle: WasmFileReader;
+  make: (w: Loaded<FileFormat>, size: number) => WasmFileReader;
+}
+
+/**
+ * A file of any format: `close()` and `Symbol.dispose`/`Symbol.asyncDispose`. Not generic,
+ * and its machinery is internal (stripped from the published types); each format's class
+ * narrows `wasm` and `handle` to its own module and reader.
+ */
+export class FileReaderBase {
   /** The format's name in errors. @internal */
   protected readonly format: string = 'file';
-  #wasm: Loaded<F>;
+  #wasm: Loaded<FileFormat>;
   /** Undefined once closed. */
-  #handle: R | undefined;
+  #handle: WasmFileReader | undefined;
   #closing?: Promise<void>;
   #pooled?: { pool: Pool; ref: FileRef };
-  readonly #make: (w: Loaded<F>, size: number) => R;
+  readonly #make: Prepared['make'];
   /** The step that opened the reader, repeated on a fresh instance. */
-  #openStep?: (h: R) => unknown;
+  #openStep?: (h: WasmFileReader) => unknown;
   /** Operations in flight: the reader moves only between them. */
   #ops = 0;
   #moving?: Promise<void>;
 
   /** @internal */
-  protected constructor(prepared: { wasm: Loaded<F>; reader: Source; handle: R; make: (w: Loaded<F>, size: number) => R }) {
+  protected constructor(prepared: Prepared) {
     this.#wasm = prepared.wasm;
     this.reader = prepared.reader;
     this.#handle = prepared.handle;
@@ -123,12 +140,12 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
   protected readonly reader: Source;
 
   /** The module instance this file reads with now. @internal */
-  protected get wasm(): Loaded<F> {
+  protected get wasm(): Loaded<FileFormat> {
     return this.#wasm;
   }
 
   /** The wasm reader (in `wasm`); throws once the file is closed. @internal */
-  protected get handle(): R {
+  protected get handle(): WasmFileReader {
     if (!this.#handle) throw closedError(this.format === 'TsFile' ? 'TsFile' : `${this.format} file`);
     return this.#handle;
   }
@@ -144,11 +161,13 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     source: FileSource,
     make: (w: Loaded<F>, size: number) => R,
     how: { who: string; format: string; http?: HttpOptions },
-  ): Promise<{ wasm: Loaded<F>; reader: Source; handle: R; make: (w: Loaded<F>, size: number) => R }> {
+  ): Promise<Prepared> {
     const reader = await abortable(how.http?.signal, () => toRangeReader(source, how));
     try {
       how.http?.signal?.throwIfAborted();
-      return { wasm, reader, handle: make(wasm, reader.size), make };
+      // A file's instances are always of its own format (`owner.instance()`), so `make`
+      // only ever sees a `Loaded<F>`.
+      return { wasm, reader, handle: make(wasm, reader.size), make: make as unknown as Prepared['make'] };
     } catch (e) {
       await reader.close?.();
       throw e;
@@ -179,10 +198,14 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     return checkLimit(perRead) ?? this.#maxReadBytes;
   }
 
-  /** Run the step that opens the reader (remembered: a move to a fresh instance repeats it). @internal */
-  protected async openReader<T>(step: (h: R) => T, signal?: AbortSignal): Promise<T> {
-    this.#openStep = step;
-    return this.call(() => step(this.handle), signal);
+  /**
+   * Run the step that opens the reader (remembered: a move to a fresh instance repeats it).
+   * `R` is the format's reader, the one its `make` returns.
+   * @internal
+   */
+  protected async openReader<T, R extends WasmFileReader>(step: (h: R) => T, signal?: AbortSignal): Promise<T> {
+    this.#openStep = step as (h: WasmFileReader) => unknown;
+    return this.call(() => step(this.handle as R), signal);
   }
 
   /**
@@ -255,7 +278,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     });
   }
 
-  /** Ranges were supplied since the last release (the cache holds more than the kept ranges). */
+  /** Ranges were supplied since the last release (the cache holds more than the kept ranges). @internal */
   private dirty = false;
 
   /** Run a reader call, answering its byte requests (fetched under `signal`). @internal */
@@ -361,10 +384,10 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     return bytes;
   }
 
-  /** Ranges supplied by prefetch since the cache was last cleared. */
+  /** Ranges supplied by prefetch since the cache was last cleared. @internal */
   private loaded: [number, number][] = [];
 
-  /** The parts of [start, end) not supplied yet. */
+  /** The parts of [start, end) not supplied yet. @internal */
   private missing(start: number, end: number): [number, number][] {
     let parts: [number, number][] = [[start, end]];
     for (const [a, b] of this.loaded) {
@@ -375,7 +398,7 @@ export class FileReaderBase<F extends FileFormat, R extends WasmFileReader> {
     return parts;
   }
 
-  /** Ranges kept supplied across reads (a TsFile's footer and index), with their bytes. */
+  /** Ranges kept supplied across reads (a TsFile's footer and index), with their bytes. @internal */
   private kept: [number, Uint8Array][] = [];
 
   /**

@@ -100,9 +100,13 @@ function plain(v: unknown): unknown {
   return v;
 }
 
-export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
+export class Hdf5File extends FileReaderBase {
   /** @internal */
   protected override readonly format = 'HDF5';
+  /** @internal */
+  protected override get handle(): WasmHdf5Reader {
+    return super.handle as WasmHdf5Reader;
+  }
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
   #options: Hdf5Options = {};
@@ -123,7 +127,7 @@ export class Hdf5File extends FileReaderBase<'hdf5', WasmHdf5Reader> {
     const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openHdf5', format: 'HDF5', http: options });
     const f = new Hdf5File(p);
     f.#options = { ...options, signal: undefined };
-    return f.setUp(options, () => f.openReader((h) => h.open(), options.signal));
+    return f.setUp(options, () => f.openReader((h: WasmHdf5Reader) => h.open(), options.signal));
   }
 
   /**

@@ -82,9 +82,17 @@ function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device
   return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit, mods: q.mods } };
 }
 
-export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
+export class TsFile extends FileReaderBase {
   /** @internal */
   protected override readonly format = 'TsFile';
+  /** @internal */
+  protected override get handle(): WasmTsFileReader {
+    return super.handle as WasmTsFileReader;
+  }
+  /** @internal */
+  protected override get wasm(): Loaded<'tsfile'> {
+    return super.wasm as Loaded<'tsfile'>;
+  }
   #version = 0;
   #mods: Uint8Array | undefined;
   #spans = new Map<string, Promise<BigInt64Array>>();
@@ -112,7 +120,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
       const size = p.reader.size;
       const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
       await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
-      f.#version = await f.openReader((h) => h.open(), options.signal);
+      f.#version = await f.openReader((h: WasmTsFileReader) => h.open(), options.signal);
       if (options.mods !== undefined) {
         const mods = await readAll(options.mods, 'openTsFile mods', options.signal);
         // Parsed once here so a broken deletion file fails the open, not the first read.
@@ -246,6 +254,7 @@ export class TsFile extends FileReaderBase<'tsfile', WasmTsFileReader> {
     }
   }
 
+  /** @internal */
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
     return this.op(async () => this.batch(await this.readHandle(q)));
   }

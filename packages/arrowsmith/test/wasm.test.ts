@@ -61,7 +61,8 @@ describe('a source that is not wasm is an error naming the URL, the status and w
   });
 });
 
-describe('pool workers get the compiled module of each format a job needs', () => {
+// Workers and fresh instances compile wasm: slow on a loaded machine (never timed).
+describe('pool workers get the compiled module of each format a job needs', { timeout: 120_000 }, () => {
   it('MessagePack jobs instantiate only the MessagePack module; a TsFile job adds the TsFile one', async () => {
     const pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
     try {
@@ -81,7 +82,7 @@ describe('pool workers get the compiled module of each format a job needs', () =
   });
 });
 
-describe('memory given back', () => {
+describe('memory given back', { timeout: 120_000 }, () => {
   it('the default limit is documented as 256 MiB', () => {
     expect(DEFAULT_RECYCLE_BYTES).toBe(256 * 1024 * 1024);
   });

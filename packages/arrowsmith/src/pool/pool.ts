@@ -1,3 +1,6 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// (The published types declare Symbol.dispose members: this brings their lib along, so
+// consumers need neither `esnext.disposable` in `lib` nor @types/node; TypeScript >= 5.2.)
 /**
  * A pool of workers, each with its own instance of the module the main thread compiled
  * (compiled once, instantiated per worker). Decoders split their work into jobs at the
