@@ -308,6 +308,7 @@ export class Hdf5File extends FileReaderBase {
     return Promise.all([super.close(), ...linked.map((f) => f.then((l) => l.close(), () => undefined))]).then(() => undefined);
   }
 
+  /** @internal */
   private async readBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
     return this.op(async () => this.batch(await this.readHandle(path, start, count, options)));
   }
