@@ -77,7 +77,7 @@ export function decodeOptions(o: MsgpackDecodeOptions = {}): MsgpackDecodeOption
   return { layout, maxDepth, fastPath, tuples, columns, columnar, maps, extensions, maxKeys, manyKeys };
 }
 
-/** The wasm config for `o` (the caller frees it). Invalid values are RangeErrors. */
+/** The wasm config for `o` (the caller frees it). Invalid values are RangeErrors. @internal */
 export function msgpackConfig(glue: Glues['msgpack'], o: MsgpackDecodeOptions = {}): Config {
   const layout = pick(LAYOUT, o.layout, 'layout');
   const tuples = pick(TUPLES, o.tuples, 'tuples');
@@ -105,7 +105,7 @@ export function msgpackConfig(glue: Glues['msgpack'], o: MsgpackDecodeOptions = 
   return c;
 }
 
-/** Run `f` with the wasm config of `o`, freed after. */
+/** Run `f` with the wasm config of `o`, freed after. @internal */
 export function withConfig<T>(glue: Glues['msgpack'], o: MsgpackDecodeOptions | undefined, f: (c: Config) => T): T {
   const c = msgpackConfig(glue, o);
   try {
