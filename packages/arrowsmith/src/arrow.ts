@@ -35,7 +35,7 @@ import {
   Utf8,
   Vector,
   type Data,
-} from 'apache-arrow';
+} from './arrow-lib.js';
 import type { BatchDesc, ColumnType, FieldDesc, ColumnDesc, WasmBatchHandle } from './types.js';
 import { ownedCopy, type Loaded } from './wasm.js';
 

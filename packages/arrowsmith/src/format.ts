@@ -1,5 +1,5 @@
 /** Plain-text rendering of tables for the CLI: schema, column summaries and the first rows. */
-import { DataType, type Table, type Vector } from 'apache-arrow';
+import { DataType, type Table, type Vector } from './arrow-lib.js';
 
 const UNIT_DIGITS = [0, 3, 6, 9]; // Arrow TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND
 

@@ -1,5 +1,5 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
-import { Table, type RecordBatch } from 'apache-arrow';
+import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';

@@ -8,6 +8,7 @@
  * const table = decodeMsgpack(bytes); // an apache-arrow Table
  * ```
  */
+import { isResponse } from './source.js';
 import { wasmFile } from './wasm-files.js';
 import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm.js';
 
@@ -34,7 +35,7 @@ platform.defaults ??= (format, build, baseUrl) => wasmFile(format, build, baseUr
  * (`baseUrl`, `source`, `simd`, `recycleBytes`) also apply to the modules loaded later.
  */
 export async function init(options: InitOptions = {}): Promise<{ simd: boolean }> {
-  if (typeof options !== 'object' || options === null || options instanceof URL || ArrayBuffer.isView(options) || options instanceof ArrayBuffer || (typeof Response !== 'undefined' && options instanceof Response)) {
+  if (typeof options !== 'object' || options === null || options instanceof URL || ArrayBuffer.isView(options) || options instanceof ArrayBuffer || isResponse(options)) {
     throw new TypeError('arrowsmith: init() takes options, e.g. init({ baseUrl }) or init({ source: (format, build) => bytesOrUrl }); there is one module per format');
   }
   const formats = options.formats ?? ['msgpack'];

@@ -82,7 +82,12 @@ export function memoryBytes(x: unknown): Uint8Array | undefined {
 }
 
 const isBlob = (x: unknown): x is Blob => typeof Blob !== 'undefined' && (x instanceof Blob || tag(x) === 'Blob' || tag(x) === 'File');
-const isResponse = (x: unknown): x is Response => typeof Response !== 'undefined' && (x instanceof Response || tag(x) === 'Response');
+/**
+ * By its tag (a Response's prototype names itself), never by `instanceof Response`: in Node
+ * the first touch of the global `Response` loads the fetch implementation and compiles its
+ * HTTP parser (wasm), ~10–40 ms before a first read that never fetches (docs/decisions.md).
+ */
+export const isResponse = (x: unknown): x is Response => tag(x) === 'Response';
 const isUrl = (x: unknown): x is URL => x instanceof URL || tag(x) === 'URL';
 const isFileHandle = (x: unknown): x is FileHandleLike =>
   typeof x === 'object' && x !== null && typeof (x as FileHandleLike).fd === 'number' && typeof (x as FileHandleLike).stat === 'function' && typeof (x as FileHandleLike).read === 'function';

@@ -1,5 +1,5 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
-import { Table, type RecordBatch } from 'apache-arrow';
+import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';

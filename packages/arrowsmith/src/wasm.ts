@@ -9,6 +9,7 @@
  * compiled module, and the old one is garbage once nothing uses it (open files move to the
  * fresh instance at their next operation, see filereader.ts).
  */
+import { isResponse } from './source.js';
 import { create as createHdf5, type Glue as Hdf5Glue } from '../wasm/arrowsmith_hdf5.js';
 import { create as createMsgpack, type Glue as MsgpackGlue } from '../wasm/arrowsmith_msgpack.js';
 import { create as createTsFile, type Glue as TsFileGlue } from '../wasm/arrowsmith_tsfile.js';
@@ -399,7 +400,7 @@ export async function compileModule(src: WasmSource, what: string): Promise<WebA
     return WebAssembly.compile(b as BufferSource);
   }
   let res: Response;
-  if (typeof Response !== 'undefined' && s instanceof Response) res = s;
+  if (isResponse(s)) res = s;
   else {
     const url = String(s);
     try {
@@ -408,7 +409,7 @@ export async function compileModule(src: WasmSource, what: string): Promise<WebA
       throw new Error(`arrowsmith: could not fetch ${what} from ${url}: ${(e as Error)?.message ?? e}`, { cause: e });
     }
   }
-  const where = res.url || String(s instanceof Response ? 'a Response' : s);
+  const where = res.url || String(isResponse(s) ? 'a Response' : s);
   const type = res.headers.get('content-type') ?? '';
   if (!res.ok) {
     const body = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));

@@ -68,5 +68,14 @@ describe('init and build selection (Node)', { timeout: 120_000 }, () => {
       'TypeError',
       expect.stringMatching(/init\(\) takes options/),
     ]);
+    expect(run(`try { await a.init(new Response('x')); } catch (e) { console.log(JSON.stringify(e.name)); }`)).toBe('TypeError');
+  });
+
+  it("reading bytes never loads Node's fetch (its first use compiles an HTTP parser)", () => {
+    const FIX = JSON.stringify(join(import.meta.dirname, '../../../fixtures/hdf5/vl_latest.h5'));
+    expect(
+      run(`await a.init(); ${DECODE} const f = await a.openHdf5((await import('node:fs')).readFileSync(${FIX})); await f.read('/vlstr_utf8'); f.close();
+        console.log(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici'))))`),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,8 @@
  * and are placed here. Transfer mode: each task's buffers already came back; each task
  * becomes one RecordBatch of a common schema.
  */
-import { type Dictionary, type Field, type FixedSizeList, type List, makeData, type Map_, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from 'apache-arrow';
+import type { Map_ } from 'apache-arrow';
+import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from '../arrow-lib.js';
 import { arrowField, buildData, typed } from '../arrow.js';
 import type { ColumnDesc, ColumnType, FieldDesc, FixedWidthType } from '../types.js';
 import { SchemaMismatch } from '../errors.js';

@@ -8,7 +8,7 @@
  * one Arrow table (see assemble.ts). Abort terminates and replaces the busy workers;
  * workers whose wasm memory grew large are recycled after their job to give it back.
  */
-import { Table, type RecordBatch } from 'apache-arrow';
+import { Table, type RecordBatch } from '../arrow-lib.js';
 import type { BatchDesc } from '../types.js';
 import { abortReason } from '../abort.js';
 import { closedError, DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
