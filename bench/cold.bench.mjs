@@ -7,7 +7,8 @@
 //   MsgPack   decode 1 ≥ 2× msgpackr's decode 1; init of the MessagePack module ≤ 25 ms (Node)
 // The per-format benchmarks (npm run bench, bench:tsfile, bench:hdf5) show every dataset cold
 // and warm; this one is the summary. Writes bench/results/cold.md.
-// Options: --rounds N (default 7), --only TEXT, --no-browser.
+// Options: --rounds N (default 7), --only TEXT[,TEXT…], --no-browser.
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { REVISIT, hdf5Cases, hdf5Contenders, msgpackCases, msgpackContenders, msgpackDatasets, peerOf, tsfileCases, tsfileContenders } from './cases.mjs';
 import { coldOptions, coldTable, fmt, machineLoad, med, resultsPath, runCold, stepOf, versions } from './coldwarm.mjs';
@@ -17,7 +18,8 @@ const argv = process.argv.slice(2);
 const opts = coldOptions(argv.includes('--rounds') ? argv : [...argv, '--rounds', '7']);
 opts.warm = false; // no tinybench here: the warm column is the median of warm reads in the same process or page
 const load0 = os.loadavg()[0];
-const want = (c) => !opts.only || c.label.includes(opts.only) || c.key.includes(opts.only);
+// --only A,B: the cases whose label or key contains any of them.
+const want = (c) => !opts.only || opts.only.split(',').some((o) => c.label.includes(o) || c.key.includes(o));
 // SIMD builds only (the ones users get); the scalar builds and jsfive are in the per-format benchmarks.
 const simdOnly = (ks) => ks.filter((k) => !k.name.includes('scalar') && !k.name.startsWith('jsfive'));
 
@@ -80,8 +82,12 @@ const sections = [
     return { title: `${g.title.split(':')[0]}: every step`, text: mdTable(t.header, t.rows) };
   }),
 ];
+// The levers' A/B figures (bench/cold-ab.mjs) are recorded by hand under "## Levers": kept.
+const out = resultsPath('cold', { ...opts, warm: true });
+const prior = existsSync(out) ? readFileSync(out, 'utf8') : '';
+if (prior.includes('\n## Levers')) sections.push({ text: prior.slice(prior.indexOf('\n## Levers') + 1).trimEnd() });
 const load = machineLoad(load0);
-const text = writeReport(resultsPath('cold', { ...opts, warm: true }), {
+const text = writeReport(out, {
   title: 'First read (cold) against the targets',
   intro: `\`npm run bench:cold\` (bench/cold.bench.mjs). Each run is a fresh Node process, a fresh Chromium page in a fresh browser context, or a fresh Python process (the official TsFile reader): **import** the library, **init** (Arrowsmith: \`init({ formats: [format] })\`, compile + instantiate that format's module), then **reads 1–3** of the same bytes in memory, each timed. **Chromium 2nd visit**: the same page loaded again in the same browser context 2.5 s after the first load (its HTTP cache and the compiled code Chromium caches for a module over 128 KB fetched with \`compileStreaming\`: the TsFile and HDF5 modules, not the MessagePack one). **warm median**: warm reads after read 3 in the same process or page (at least 5 and 0.5 s). **read 1 CPU**: the reading thread's CPU time (Linux schedstat). **read 1 page faults**: minor faults of the process (Chromium: its renderers) during read 1. Readers run in turn, round by round, the starting reader rotating, so a machine that slows down mid-way slows all alike.`,
   machineExtra: [[browserVersion, versions({ npm: ['msgpackr', '@msgpack/msgpack', 'h5wasm'], python: ['tsfile'] })].filter(Boolean).join(', '), load.text],
