@@ -25,6 +25,7 @@ export {
   Int64,
   Int8,
   List,
+  Map_,
   Null,
   Struct,
   Timestamp,
