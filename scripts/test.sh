@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), the wasm SIMD guard,
-# vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64 under qemu,
-# Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
+# Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), a fuzz smoke, the wasm
+# SIMD guard, vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64
+# under qemu, Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
 # consumer tests of the packed tarball (tests/consumers).
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
@@ -38,6 +38,12 @@ cargo test --workspace 2>&1 | tee test-output/cargo.log
 [ "${PIPESTATUS[0]}" = 0 ] || status=1
 read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' test-output/cargo.log)
 passed=$((passed + p)); failed=$((failed + f))
+
+step "fuzz smoke: every cargo-fuzz target for 20 s, seeded with the fixtures"
+bash scripts/fuzz-smoke.sh 20 2>&1 | tee test-output/fuzz.log
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+read -r p f < <(awk '/^fuzz-smoke: / { print $2, $4 }' test-output/fuzz.log)
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
 
 step "scalar .wasm modules have no v128 instruction"
 if node scripts/check-wasm.mjs; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
