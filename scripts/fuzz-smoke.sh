@@ -17,14 +17,16 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cargo fuzz build -s none --fuzz-dir crates/fuzz || { echo "fuzz-smoke: 0 passed, 1 failed"; exit 1; }
 
-declare -A SEEDS=([msgpack]=fixtures/msgpack [tsfile]=fixtures/tsfile [hdf5]=fixtures/hdf5 [inflate]=)
+# Seeds per target: a fixtures folder and a name pattern (targets not listed run unseeded).
+declare -A SEEDS=([msgpack]="fixtures/msgpack *" [tsfile]="fixtures/tsfile *.tsfile" [tsfile_mods]="fixtures/tsfile *.mods*" [hdf5]="fixtures/hdf5 *")
+targets=$(cargo fuzz list --fuzz-dir crates/fuzz) || { echo "fuzz-smoke: 0 passed, 1 failed"; exit 1; }
 passed=0; failed=0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for t in msgpack tsfile hdf5 inflate; do
+for t in $targets; do
   mkdir -p "$work/$t"
-  seeds="${SEEDS[$t]}"
-  [ -n "$seeds" ] && find "$seeds" -maxdepth 1 -type f ! -name '*.json' -size -400k -exec cp {} "$work/$t/" \;
+  read -r dir pattern <<<"${SEEDS[$t]:-}"
+  [ -n "${dir:-}" ] && find "$dir" -maxdepth 1 -type f -name "$pattern" ! -name '*.json' -size -400k -exec cp {} "$work/$t/" \;
   echo "-- fuzz $t: ${secs}s from $(find "$work/$t" -type f | wc -l) seeds"
   if cargo fuzz run -s none --fuzz-dir crates/fuzz "$t" "$work/$t" -- \
       -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>"$work/$t.log"; then
