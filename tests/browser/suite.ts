@@ -149,6 +149,9 @@ async function tsfileSuite() {
     const data = new Uint8Array(await (await fetch(`fixtures/tsfile/${name}`)).arrayBuffer());
     // biome-ignore lint/suspicious/noExplicitAny: the expected JSON's shape is the generators'
     const json: any = parseExact(await (await fetch(`fixtures/tsfile/${name.replace(/\.tsfile$/, '.json')}`)).text());
+    // IoTDB deletion fixtures hold the server's answers after DELETEs, not the file's points:
+    // they are read with their .mods2 in test/tsfile.test.ts and crates/tsfile/tests/mods.rs.
+    if (json.after_deletes) continue;
     try {
       const f = await openTsFile(data);
       if (json.model === 'tree') {
