@@ -152,7 +152,9 @@ async function run({ browser, report, outDir }) {
     // A cell click shows it below the table.
     await section(report, 'cell click', async () => {
       await page.locator('.grid-row .cell[data-col="2"]').first().click({ timeout: 20_000 });
-      report(!(await page.locator('#cellplot-panel').isHidden()), 'clicking a cell shows it');
+      // The panel appears after the click's handler runs: wait for it (a loaded machine is slow), never a timed assertion.
+      const shown = await page.locator('#cellplot-panel').waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false);
+      report(shown, 'clicking a cell shows it');
     });
     await page.screenshot({ path: join(outDir, 'demo-sample.png'), fullPage: true });
 
