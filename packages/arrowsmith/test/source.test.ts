@@ -37,7 +37,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+// Keep-alive connections from fetch would hold close() open (Deno waits for them): drop them.
+afterAll(() => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }));
 
 /** The same bytes as a DataView in the middle of a larger buffer (offsets must be honoured). */
 function dataView(b: Uint8Array): DataView {
