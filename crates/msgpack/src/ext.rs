@@ -20,15 +20,8 @@ impl Parser<'_> {
         depth: usize,
     ) -> Result {
         if len >= self.remaining() {
-            return Err(err(
-                self.at(start),
-                ErrorCode::OutOfBounds,
-                format!(
-                    "{what} length {len} at byte {} runs past the end of the input ({} bytes)",
-                    self.at(start),
-                    self.end()
-                ),
-            ));
+            // The type byte comes before the data: `len` bytes plus it must fit.
+            return Err(self.past_end(len, start, what));
         }
         let ty = self.buf[self.pos] as i8;
         self.pos += 1;

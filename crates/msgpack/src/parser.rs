@@ -148,19 +148,24 @@ impl<'a> Parser<'a> {
     #[inline]
     pub(crate) fn payload(&mut self, len: usize, start: usize, what: &str) -> Result<&'a [u8]> {
         if len > self.remaining() {
-            return Err(err(
-                self.at(start),
-                ErrorCode::OutOfBounds,
-                format!(
-                    "{what} length {len} at byte {} runs past the end of the input ({} bytes)",
-                    self.at(start),
-                    self.end()
-                ),
-            ));
+            return Err(self.past_end(len, start, what));
         }
         let s = &self.buf[self.pos..self.pos + len];
         self.pos += len;
         Ok(s)
+    }
+
+    /// The OutOfBounds error of a `len`-byte payload of the value at `start` that the input cannot hold.
+    pub(crate) fn past_end(&self, len: usize, start: usize, what: &str) -> DecodeError {
+        err(
+            self.at(start),
+            ErrorCode::OutOfBounds,
+            format!(
+                "{what} length {len} at byte {} runs past the end of the input ({} bytes)",
+                self.at(start),
+                self.end()
+            ),
+        )
     }
 
     /// A container declaring `count` values (each ≥ 1 byte) must fit in what remains.
