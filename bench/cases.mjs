@@ -69,7 +69,7 @@ export function msgpackContenders({ browser }) {
 
 const TSFILE_FILES = {
   'A (writer defaults, LZ4)': ['tsfile_A.tsfile', ['--writer-defaults', '--compression', 'LZ4']],
-  'B (PLAIN, SNAPPY)': ['tsfile_B.tsfile', ['--plain', '--compression', 'SNAPPY']],
+  'B (PLAIN, SNAPPY)': ['tsfile_B.tsfile', ['--encoding', 'PLAIN', '--compression', 'SNAPPY']],
   // Null bitmaps on every value page: the validity/expansion path instead of the one-copy path.
   'C (as A, 30% of field values null)': ['tsfile_C.tsfile', ['--writer-defaults', '--compression', 'LZ4', '--nulls', '0.3']],
 };
