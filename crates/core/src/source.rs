@@ -50,12 +50,6 @@ pub trait ByteSource {
             .ok_or_else(|| DecodeError::need_bytes(format, offset, len as u64))
     }
 
-    /// The reader will read all of `offset..offset+len` piece by piece: a source that fetches
-    /// on demand may fetch it in one go. Loaded sources ignore it.
-    fn will_read(&self, offset: u64, len: usize) {
-        let _ = (offset, len);
-    }
-
     /// Whether missing bytes are fetched on demand (so a reader gains nothing by asking
     /// for everything up front).
     fn fetches_on_demand(&self) -> bool {
@@ -361,15 +355,6 @@ impl<'a> ByteSource for HostSource<'a> {
         Some(&buf[..len])
     }
 
-    fn will_read(&self, offset: u64, len: usize) {
-        if offset
-            .checked_add(len as u64)
-            .is_some_and(|end| end <= self.size())
-        {
-            let _ = self.get(offset, len);
-        }
-    }
-
     fn fetches_on_demand(&self) -> bool {
         true
     }
@@ -557,18 +542,6 @@ mod tests {
             ErrorCode::Truncated
         );
         assert_eq!(src.fetched_bytes(), 128 + (2000 + 128) + 110);
-        // A range announced as a whole is fetched once; its pieces are then served from it.
-        src.will_read(3300, 1500);
-        assert_eq!(calls.get(), 4);
-        assert_eq!(
-            src.read(Format::TsFile, 3300, 10).unwrap(),
-            &file[3300..3310]
-        );
-        assert_eq!(
-            src.read(Format::TsFile, 4700, 100).unwrap(),
-            &file[4700..4800]
-        );
-        assert_eq!(calls.get(), 4);
     }
 
     #[test]

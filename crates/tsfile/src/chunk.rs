@@ -112,9 +112,14 @@ impl PageHeader {
         self.uncompressed == 0
     }
 
-    /// The compressed page body.
-    pub fn read_body<'s>(&self, src: &'s dyn ByteSource) -> Result<&'s [u8]> {
-        src.read(Format::TsFile, self.body, self.compressed)
+    /// The compressed page body, decompressed right away: a source that fetches on demand
+    /// copies it into `scratch` (reused page after page) instead of keeping it for the read.
+    pub fn read_body<'s>(
+        &self,
+        src: &'s dyn ByteSource,
+        scratch: &'s mut Vec<u8>,
+    ) -> Result<&'s [u8]> {
+        src.read_once(Format::TsFile, self.body, self.compressed, scratch)
     }
 }
 

@@ -68,6 +68,8 @@ struct Plan<'a> {
 /// Reused buffers for page decoding, and the read's memory budget.
 #[derive(Default)]
 struct Scratch {
+    /// A compressed page body (a host source copies each into it, see `read_body`).
+    body: Vec<u8>,
     page: Vec<u8>,
     times: Vec<i64>,
     budget: Budget,
@@ -593,11 +595,6 @@ impl TsFile {
                 continue;
             }
             let th = read_chunk_header(src, tc.offset, self.meta_offset)?;
-            // A chunk wholly in the range is read whole: fetch it in one piece.
-            let whole = tc.stats.within(plan.start, plan.end);
-            if whole {
-                src.will_read(th.data_start, th.data_size as usize);
-            }
             let tenc = time_encoding(&th)?;
             let tcomp = compression(&th)?;
             // Pages are walked header by header: only the bodies of pages in the range are read.
@@ -608,9 +605,6 @@ impl TsFile {
                 match (s, paired[j][ti]) {
                     (Some(s), Some(vc)) if vc.stats.count > 0 => {
                         let vh = read_chunk_header(src, vc.offset, self.meta_offset)?;
-                        if whole {
-                            src.will_read(vh.data_start, vh.data_size as usize);
-                        }
                         let walker = PageWalker::new(&vh, s.dtype, "value chunk");
                         vcur.push(Some((vh, walker)));
                     }
@@ -641,7 +635,7 @@ impl TsFile {
                 // Decode the time page once; every value column shares it. When the page
                 // statistics say every row passes, decode straight into the output.
                 scratch.budget.page(&tp, page_rows(&pstats, &tp), None)?;
-                let tbody = tp.read_body(src)?;
+                let tbody = tp.read_body(src, &mut scratch.body)?;
                 decompress(tcomp, tbody, tp.uncompressed, &mut scratch.page)
                     .map_err(|m| page_err(&tp, "time", m))?;
                 let full = pstats.count > 0
@@ -696,7 +690,7 @@ impl TsFile {
                             continue;
                         }
                         scratch.budget.page(vp, 0, None)?;
-                        let body = vp.read_body(src)?;
+                        let body = vp.read_body(src, &mut scratch.body)?;
                         let buf = &mut vbufs[j];
                         decompress(compression(vh)?, body, vp.uncompressed, buf)
                             .map_err(|m| page_err(vp, "value", m))?;
@@ -800,9 +794,6 @@ impl TsFile {
                     continue;
                 }
                 let h = read_chunk_header(src, c.offset, self.meta_offset)?;
-                if c.stats.within(plan.start, plan.end) {
-                    src.will_read(h.data_start, h.data_size as usize);
-                }
                 let comp = compression(&h)?;
                 let enc = Encoding::from_id(h.encoding).ok_or_else(|| {
                     err(
@@ -834,8 +825,13 @@ impl TsFile {
                     // One series: its time and value per row (the merged output rows take
                     // 8 bytes per series each, so this covers them too).
                     scratch.budget.page(&p, page_rows(&pstats, &p), Some(16))?;
-                    decompress(comp, p.read_body(src)?, p.uncompressed, &mut scratch.page)
-                        .map_err(|m| page_err(&p, "", m))?;
+                    decompress(
+                        comp,
+                        p.read_body(src, &mut scratch.body)?,
+                        p.uncompressed,
+                        &mut scratch.page,
+                    )
+                    .map_err(|m| page_err(&p, "", m))?;
                     let page = &scratch.page;
                     let mut pos = 0;
                     let tlen = crate::bytes::uvarint(page, &mut pos)
