@@ -14,42 +14,121 @@ const py = join(root, '.venv/bin/python');
 
 // ---- MessagePack ----
 
-/** The MessagePack datasets of the foundation issue, generated (seeded) in memory. */
+/**
+ * The MessagePack datasets, generated (seeded) in memory: first those of the foundation issue
+ * (`detail`: also cold in Chromium, and the zero-copy / fast-path-off warm rows), then the
+ * encoding matrix of #23 item 5: each int encoding alone (written byte by byte, so each row is
+ * exactly that encoding, values within 2^53 so that every peer decodes them exactly), small
+ * ints with one large value first/middle/last, bool, ints mixed with nil, short strings,
+ * records with a uint32 and an epoch-ms field, and records that each bring a key of their own.
+ * `int`: counted in "no int encoding slower per element than 2× the uint64 row" (`base`).
+ */
 export function msgpackDatasets(quick = false) {
   const N = quick ? 100_000 : 1_000_000;
   const R = quick ? 10_000 : 100_000;
+  const M = `${N / 1e6}M`;
   let seed = 12345;
   const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
   const packr = new Packr({ useRecords: false });
   const packr32 = new Packr({ useRecords: false, useFloat32: 1 });
-  return [
-    { id: 'fixint', name: `${N / 1e6}M fixint array`, rows: N, bytes: packr.pack(Array.from({ length: N }, () => int(-32, 127))) },
+  const foundation = [
+    { id: 'fixint', name: `${M} fixint array`, rows: N, int: true, bytes: packr.pack(Array.from({ length: N }, () => int(-32, 127))) },
     {
       id: 'mixed',
-      name: `${N / 1e6}M mixed ints (fixint/uint16/int32)`,
+      name: `${M} mixed ints (fixint/uint16/int32)`,
       rows: N,
       bytes: packr.pack(Array.from({ length: N }, () => [int(-32, 127), int(256, 65535), int(-(2 ** 31), -(2 ** 16))][int(0, 2)])),
       fastOff: true,
     },
-    { id: 'f64', name: `${N / 1e6}M float64`, rows: N, bytes: encode(Array.from({ length: N }, () => (rand() - 0.5) * 1e6)) },
-    { id: 'f32', name: `${N / 1e6}M float32`, rows: N, bytes: packr32.pack(Array.from({ length: N }, () => Math.fround((rand() - 0.5) * 1e3) + 0.5)) },
+    { id: 'f64', name: `${M} float64`, rows: N, bytes: encode(Array.from({ length: N }, () => (rand() - 0.5) * 1e6)) },
+    { id: 'f32', name: `${M} float32`, rows: N, bytes: packr32.pack(Array.from({ length: N }, () => Math.fround((rand() - 0.5) * 1e3) + 0.5)) },
     {
       id: 'records',
       name: `${R / 1e3}k records × 5 fields`,
       rows: R,
       bytes: packr.pack(Array.from({ length: R }, (_, i) => ({ id: i, value: rand() * 100, name: `dev-${i % 100}`, ok: i % 3 === 0, maybe: i % 4 ? int(0, 1e6) : null }))),
     },
+  ].map((d) => ({ ...d, detail: true }));
+  const tagged = (tag, w, lo, hi) => encoded(N, (o) => (o.u8(tag), o.be(int(lo, hi), w)));
+  /** Small ints (fixint) with one uint32 above 2^31 at index `at`. */
+  const oneLarge = (at) => encoded(N, (o, i) => (i === at ? (o.u8(0xce), o.be(int(2 ** 31, 2 ** 32 - 1), 4)) : o.u8(int(0, 127))));
+  const ints = [
+    { id: 'uint8', name: `${M} uint8 (0xcc)`, bytes: tagged(0xcc, 1, 128, 255) },
+    { id: 'uint16', name: `${M} uint16 (0xcd)`, bytes: tagged(0xcd, 2, 256, 65535) },
+    { id: 'uint32', name: `${M} uint32 (0xce, 2^16..2^32)`, bytes: tagged(0xce, 4, 2 ** 16, 2 ** 32 - 1) },
+    { id: 'uint64', name: `${M} uint64 (0xcf, 2^32..2^53)`, bytes: tagged(0xcf, 8, 2 ** 32, 2 ** 53 - 1), base: true },
+    { id: 'int8', name: `${M} int8 (0xd0)`, bytes: tagged(0xd0, 1, -128, -33) },
+    { id: 'int16', name: `${M} int16 (0xd1)`, bytes: tagged(0xd1, 2, -32768, -129) },
+    { id: 'int32', name: `${M} int32 (0xd2)`, bytes: tagged(0xd2, 4, -(2 ** 31), -32769) },
+    { id: 'int64', name: `${M} int64 (0xd3, -2^53..-2^31)`, bytes: tagged(0xd3, 8, -(2 ** 53), -(2 ** 31) - 1) },
+    { id: 'large-first', name: `${M} small ints, one uint32 > 2^31 first`, bytes: oneLarge(0) },
+    { id: 'large-middle', name: `${M} small ints, one uint32 > 2^31 middle`, bytes: oneLarge(N >> 1) },
+    { id: 'large-last', name: `${M} small ints, one uint32 > 2^31 last`, bytes: oneLarge(N - 1) },
+  ].map((d) => ({ ...d, rows: N, int: true }));
+  return [
+    ...foundation,
+    ...ints,
+    { id: 'bool', name: `${M} bool`, rows: N, bytes: encode(Array.from({ length: N }, () => rand() < 0.5)) },
+    { id: 'nil-ints', name: `${M} ints with 25% nil`, rows: N, bytes: encode(Array.from({ length: N }, () => (rand() < 0.25 ? null : int(-1000, 100000)))) },
+    { id: 'short-str', name: `${M} short strings (1-12 chars)`, rows: N, bytes: encode(Array.from({ length: N }, () => 'abcdefghijkl'.slice(0, int(1, 12)))) },
+    {
+      id: 'id-ts',
+      name: `${R / 1e3}k records {id: uint32, ts: epoch ms}`,
+      rows: R,
+      // @msgpack/msgpack writes ids above 2^31 as uint32 (0xce) and epoch ms as uint64 (0xcf).
+      bytes: encode(Array.from({ length: R }, (_, i) => ({ id: 2 ** 31 + i * 7919, ts: 1_767_225_600_000 + i * 1000 }))),
+    },
+    {
+      // Past maxKeys (1024) one Map<Utf8, value> column: cost linear in the input (#23 item 6).
+      id: 'own-keys',
+      name: '20k records, each with a key of its own',
+      rows: 20_000,
+      bytes: encode(Array.from({ length: 20_000 }, (_, i) => ({ [`k${i}`]: i }))),
+    },
   ];
 }
 
-/** Cold cases of the MessagePack datasets (written to target/bench-data for fresh processes and pages). */
+/** An array32 of `n` values, each written by `put(w, i)` with `w.u8(byte)` / `w.be(int, width)`. */
+function encoded(n, put) {
+  let out = new Uint8Array(5 + n * 2);
+  let at = 0;
+  const room = (k) => {
+    if (at + k <= out.length) return;
+    const grown = new Uint8Array(Math.max(out.length * 2, at + k));
+    grown.set(out);
+    out = grown;
+  };
+  const w = {
+    u8: (b) => {
+      room(1);
+      out[at++] = b & 0xff;
+    },
+    /** Big-endian two's complement of a safe integer in `width` bytes. */
+    be: (v, width) => {
+      room(width);
+      const hi = Math.floor(v / 2 ** 32);
+      const lo = v - hi * 2 ** 32;
+      for (let i = width - 1; i >= 0; i--) out[at++] = i >= 4 ? (hi >>> ((i - 4) * 8)) & 0xff : (lo >>> (i * 8)) & 0xff;
+    },
+  };
+  w.u8(0xdd);
+  w.be(n, 4);
+  for (let i = 0; i < n; i++) put(w, i);
+  return out.slice(0, at);
+}
+
+/**
+ * Cold cases of the MessagePack datasets (written to target/bench-data for fresh processes
+ * and pages). Cases without `detail` skip the warm reads of the cold run: their warm figures
+ * come from the benchmark's own tinybench run.
+ */
 export function msgpackCases(datasets) {
   mkdirSync(dataDir, { recursive: true });
   return datasets.map((d) => {
     const data = `msgpack_${d.id}_${d.rows}.msgpack`;
     writeFileSync(join(dataDir, data), d.bytes);
-    return { key: data, label: d.name, format: 'msgpack', data, spec: { format: 'msgpack', case: {} } };
+    return { key: data, label: d.name, format: 'msgpack', data, detail: !!d.detail, spec: { format: 'msgpack', case: {}, ...(d.detail ? {} : { warmRuns: 0, warmMs: 0 }) } };
   });
 }
 
@@ -62,7 +141,7 @@ export function msgpackContenders({ browser }) {
     ...(e === 'Node' ? [{ name: `arrowsmith scalar, ${e}`, env: 'node', spec: { reader: 'arrowsmith', opts: { simd: false } } }] : []),
     { name: `msgpackr, ${e}`, env: e.toLowerCase(), spec: { reader: 'msgpackr' } },
     { name: `@msgpack/msgpack, ${e}`, env: e.toLowerCase(), spec: { reader: '@msgpack/msgpack' } },
-  ]);
+  ].map((k) => (e === 'Node' ? k : { ...k, applies: (c) => c.detail !== false })));
 }
 
 // ---- TsFile ----
