@@ -6,9 +6,9 @@
 #![no_main]
 
 use arrowsmith_hdf5::filters::{
-    self, BITSHUFFLE, BLOSC, DEFLATE, LZ4, NBIT, SCALEOFFSET, SHUFFLE, ZSTD,
+    self, Filter, BITSHUFFLE, BLOSC, DEFLATE, LZ4, NBIT, SCALEOFFSET, SHUFFLE, ZSTD,
 };
-use arrowsmith_hdf5::layout::Filter;
+
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

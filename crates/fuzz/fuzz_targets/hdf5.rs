@@ -6,7 +6,10 @@
 
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../harness/hdf5.rs"]
+mod harness;
+
 fuzz_target!(|data: &[u8]| {
     // 16 MiB per read keeps libFuzzer's default 2 GiB RSS limit far away.
-    arrowsmith_hdf5::exercise(data, 16 << 20);
+    harness::exercise(data, 16 << 20);
 });

@@ -1,13 +1,17 @@
 //! Attributes: compact (attribute messages) and dense (fractal heap + v2 B-tree).
 
-use arrowsmith_core::Result;
+use arrowsmith_core::{ByteSource, Column, Result};
 
+use crate::btree_v2;
+use crate::ctx::Ctx;
 use crate::dataspace::Dataspace;
 use crate::datatype::Datatype;
+use crate::decode::{decode, fixed_size_lists};
+use crate::file::Hdf5File;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{unsupported, Cur, UNDEF};
 use crate::object_header::{ObjectHeader, MSG_ATTRIBUTE, MSG_ATTR_INFO, MSG_DATATYPE};
-use crate::{btree_v2, Ctx};
+use crate::vlen::VlReader;
 
 pub struct RawAttribute {
     pub name: String,
@@ -130,4 +134,27 @@ fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
         space,
         data,
     })
+}
+
+impl Hdf5File {
+    /// Attributes of the object at `path`: one column each (rows = first dimension,
+    /// one row for scalars; compound → Struct).
+    pub fn attrs(&self, src: &dyn ByteSource, path: &str) -> Result<Vec<(String, Column)>> {
+        let ctx = self.ctx(src);
+        let addr = self.resolve(&ctx, path, 0)?;
+        let oh = ObjectHeader::parse(&ctx, addr)?;
+        let mut out = Vec::new();
+        for a in attributes(&ctx, &oh)? {
+            let n = a.space.num_elements().unwrap_or(0) as usize;
+            let mut vl = VlReader::new(&ctx, &self.gcol, self.max_read_bytes);
+            let col = decode(&mut vl, &a.dtype, &a.data, n, a.dtype.size(), 0)?;
+            let col = if a.space.dims.len() > 1 {
+                fixed_size_lists(col, &a.space.dims[1..])
+            } else {
+                col
+            };
+            out.push((a.name, col));
+        }
+        Ok(out)
+    }
 }

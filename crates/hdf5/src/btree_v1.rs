@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use arrowsmith_core::Result;
 
+use crate::ctx::Ctx;
 use crate::io::{invalid, UNDEF};
-use crate::Ctx;
 
 /// One stored chunk: element coordinates of its first element, address, stored size, mask.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use arrowsmith_core::Result;
 
 use crate::checksum;
+use crate::ctx::Ctx;
 use crate::io::{invalid, limit_enc_size, Cur, UNDEF};
-use crate::Ctx;
 
 pub struct BTreeV2Header {
     pub kind: u8,

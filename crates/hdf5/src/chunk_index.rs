@@ -6,10 +6,11 @@ use std::ops::Range;
 use arrowsmith_core::Result;
 
 use crate::btree_v1::{self, ChunkRec};
+use crate::btree_v2;
 use crate::checksum;
+use crate::ctx::Ctx;
 use crate::io::{invalid, le_uint, unsupported, Cur, UNDEF};
 use crate::layout::ChunkIndexKind;
-use crate::{btree_v2, Ctx};
 
 pub struct ChunkGeom<'g> {
     pub dims: &'g [u64],

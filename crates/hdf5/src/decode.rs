@@ -6,6 +6,7 @@ use arrowsmith_core::{simd, Bitmap, Buffer, Column, DataType, Field, Result};
 
 use crate::datatype::Datatype;
 use crate::io::le_uint;
+use crate::schema::fixed_size_list;
 use crate::vlen::VlReader;
 
 /// Utf8 when the bytes are valid UTF-8 per value, else Binary (nothing is lossy-replaced).
@@ -155,9 +156,8 @@ fn narrow(col: &mut Column, offset: u32, precision: u32, signed: bool) {
 pub fn fixed_size_lists(mut child: Column, dims: &[u64]) -> Column {
     for &d in dims.iter().rev() {
         let len = if d == 0 { 0 } else { child.len / d as usize };
-        let field = Field::new("item", child.dtype.clone(), true);
         child = Column {
-            dtype: DataType::FixedSizeList(Box::new(field), d as i32),
+            dtype: fixed_size_list(child.dtype.clone(), d),
             len,
             validity: None,
             buffers: vec![],

@@ -4,8 +4,8 @@
 use arrowsmith_core::Result;
 
 use crate::checksum;
+use crate::ctx::Ctx;
 use crate::io::{invalid, le_uint, unsupported, Cur, UNDEF};
-use crate::Ctx;
 
 pub struct FractalHeap {
     at: u64,

@@ -9,8 +9,8 @@ use std::rc::Rc;
 
 use arrowsmith_core::Result;
 
+use crate::ctx::Ctx;
 use crate::io::{invalid, le_uint};
-use crate::Ctx;
 
 pub struct Collection<'a> {
     /// The whole collection.
@@ -175,12 +175,12 @@ impl<'a> Collection<'a> {
     /// within the collection: `(data start, size, next header)`. Writers append objects in
     /// the order their cells are written, so a gather walking the collection alongside the
     /// cells finds each object here without the index table.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn object_at(&self, p: usize, idx: u32) -> Option<(usize, usize, usize)> {
         self.object_at_sl::<0>(p, idx)
     }
 
-    /// [`Collection::object_at`] for lengths of `SL` bytes (0: the file's). With `SL` 8
+    /// `Collection::object_at` for lengths of `SL` bytes (0: the file's). With `SL` 8
     /// the header is a fixed 16 bytes: fewer instructions in the gather's per-cell step.
     #[inline(always)]
     pub fn object_at_sl<const SL: usize>(

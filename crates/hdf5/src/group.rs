@@ -3,11 +3,12 @@
 
 use arrowsmith_core::Result;
 
+use crate::ctx::Ctx;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{invalid, Cur, UNDEF};
 use crate::local_heap::LocalHeap;
 use crate::object_header::{ObjectHeader, MSG_LINK, MSG_LINK_INFO, MSG_SYMBOL_TABLE};
-use crate::{btree_v1, btree_v2, Ctx};
+use crate::{btree_v1, btree_v2};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkTarget {

@@ -2,8 +2,8 @@
 
 use arrowsmith_core::Result;
 
+use crate::ctx::Ctx;
 use crate::io::{invalid, Cur};
-use crate::Ctx;
 
 pub struct LocalHeap<'a> {
     pub data: &'a [u8],

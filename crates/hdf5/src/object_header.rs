@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use arrowsmith_core::Result;
 
 use crate::checksum;
+use crate::ctx::Ctx;
 use crate::io::{invalid, unsupported, Cur, UNDEF};
-use crate::Ctx;
 
 pub const MSG_DATASPACE: u16 = 0x1;
 pub const MSG_LINK_INFO: u16 = 0x2;
@@ -33,10 +33,11 @@ pub struct Message<'a> {
 
 #[derive(Debug, Clone)]
 pub struct ObjectHeader<'a> {
-    pub addr: u64,
     /// 1 = v1 header, 2 = v2 (OHDR).
+    #[cfg_attr(not(test), allow(dead_code))] // the structure tests check it
     pub version: u8,
     /// Header blocks read: the first chunk plus every continuation block.
+    #[cfg_attr(not(test), allow(dead_code))] // the structure tests check it
     pub blocks: usize,
     pub messages: Vec<Message<'a>>,
 }
@@ -150,7 +151,6 @@ impl<'a> ObjectHeader<'a> {
             }
         }
         Ok(ObjectHeader {
-            addr,
             version: if v2 { 2 } else { 1 },
             blocks: seen.len(),
             messages,
@@ -219,4 +219,35 @@ fn push<'a>(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::superblock::open_fixture;
+
+    #[test]
+    fn object_header_continuations() {
+        for (lv, version) in [("earliest", 1), ("v108", 2), ("v110", 2), ("latest", 2)] {
+            let (b, f) = open_fixture(&format!("vl_{lv}"));
+            let ctx = Ctx {
+                src: &b,
+                sb: &f.superblock,
+            };
+            let mut continued = 0;
+            for e in f
+                .list(&b, "/")
+                .unwrap()
+                .into_iter()
+                .filter(|e| e.name == "cont" || e.name == "cont_many")
+            {
+                let oh = ObjectHeader::parse(&ctx, e.addr).unwrap();
+                assert_eq!(oh.version, version, "{lv}");
+                continued += (oh.blocks >= 2) as usize;
+                let n = f.attrs(&b, &format!("/{}", e.name)).unwrap().len();
+                assert_eq!(n, if e.name == "cont" { 8 } else { 40 }, "{lv}");
+            }
+            assert!(continued > 0, "{lv}: no header with a continuation block");
+        }
+    }
 }

@@ -9,6 +9,7 @@ const SIG: &[u8; 8] = b"\x89HDF\r\n\x1a\n";
 
 #[derive(Debug, Clone)]
 pub struct Superblock {
+    #[cfg_attr(not(test), allow(dead_code))] // the structure tests check it
     pub version: u8,
     /// Size of offsets (addresses) in bytes.
     pub so: u8,
@@ -17,8 +18,8 @@ pub struct Superblock {
     /// Absolute file offset every stored address is relative to.
     pub base: u64,
     /// File offset of the superblock (= userblock size).
+    #[cfg_attr(not(test), allow(dead_code))] // the structure tests check it
     pub location: u64,
-    pub eof: u64,
     /// Root group object header address (relative to `base`).
     pub root: u64,
 }
@@ -57,7 +58,7 @@ impl Superblock {
                 c.skip(fixed as usize)?;
                 let base = c.addr()?;
                 let _free = c.addr()?;
-                let eof = c.addr()?;
+                c.addr()?; // end-of-file address: the source's size is what bounds reads
                 let _driver = c.addr()?;
                 // Root group symbol table entry.
                 let _name_off = c.addr()?;
@@ -69,7 +70,6 @@ impl Superblock {
                     sl,
                     base,
                     location: at,
-                    eof,
                     root,
                 })
             }
@@ -83,7 +83,7 @@ impl Superblock {
                 c.skip(12)?;
                 let base = c.addr()?;
                 let _ext = c.addr()?;
-                let eof = c.addr()?;
+                c.addr()?; // end-of-file address: the source's size is what bounds reads
                 let root = c.addr()?;
                 let base = if base == UNDEF { at } else { base };
                 Ok(Superblock {
@@ -92,7 +92,6 @@ impl Superblock {
                     sl,
                     base,
                     location: at,
-                    eof,
                     root,
                 })
             }
@@ -109,4 +108,41 @@ fn check_sizes(at: u64, so: u8, sl: u8) -> Result<()> {
         ));
     }
     Ok(())
+}
+
+/// A fixture file's bytes and the file opened over them.
+#[cfg(test)]
+pub(crate) fn open_fixture(name: &str) -> (Vec<u8>, crate::Hdf5File) {
+    let p = format!(
+        "{}/../../fixtures/hdf5/{name}.h5",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let b = std::fs::read(p).unwrap();
+    let f = crate::Hdf5File::open(&b).unwrap();
+    (b, f)
+}
+
+#[cfg(test)]
+mod tests {
+    fn open(name: &str) -> crate::Hdf5File {
+        super::open_fixture(name).1
+    }
+
+    #[test]
+    fn superblock_versions() {
+        for (name, v) in [
+            ("vl_earliest", 0),
+            ("vl_v108", 2),
+            ("vl_v110", 3),
+            ("vl_latest", 3),
+            ("len4", 2),
+        ] {
+            assert_eq!(open(name).superblock.version, v, "{name}");
+        }
+        let f = open("userblock_earliest");
+        assert_eq!((f.superblock.location, f.superblock.base), (512, 512));
+        let f = open("userblock_latest");
+        assert_eq!(f.superblock.location, 512);
+        assert_eq!(open("len4").superblock.sl, 4);
+    }
 }

@@ -13,12 +13,12 @@ use std::collections::HashMap;
 
 use arrowsmith_core::{Bitmap, Buffer, Column, DataType, DecodeError, Field, Format, Result};
 
+use crate::ctx::Ctx;
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
 use crate::global_heap::{Collection, GcolCache};
 use crate::io::{invalid, le_uint};
 use crate::vl_cells::{Cell, Cells};
-use crate::Ctx;
 
 /// Cells `cell..=last` whose payloads are `n` consecutive objects `idx..idx + n` of one
 /// collection (the cells between without a payload, null or empty, point nowhere): how
@@ -261,7 +261,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 MAX_VALUES.min(self.budget),
                 "the variable-length payloads",
             );
-            e.message.push_str(crate::TOO_LARGE_ADVICE);
+            e.message.push_str(crate::limits::TOO_LARGE_ADVICE);
             return Err(e);
         }
         if !self.once {
@@ -676,11 +676,11 @@ mod tests {
     /// from one that copies ranges from the host as the reader asks for them (each
     /// collection fetched into the gather's scratch when reached); both must agree.
     fn read_strings(file: &[u8], raw: &[u8]) -> Result<Vec<Option<Vec<u8>>>> {
-        let loaded = read_strings_from(file, &file.to_vec(), raw);
+        let loaded = read_strings_from(&file.to_vec(), raw);
         let kept = arrowsmith_core::RangeCache::new(file.len() as u64);
         let arena = arrowsmith_core::Bump::new();
         let host = arrowsmith_core::HostSource::over_slice(&kept, &arena, file);
-        let on_demand = read_strings_from(file, &host, raw);
+        let on_demand = read_strings_from(&host, raw);
         match (&loaded, &on_demand) {
             (Ok(a), Ok(b)) => assert_eq!(a, b),
             (Err(a), Err(b)) => assert_eq!((a.offset, &a.message), (b.offset, &b.message)),
@@ -690,7 +690,6 @@ mod tests {
     }
 
     fn read_strings_from(
-        file: &[u8],
         src: &dyn arrowsmith_core::ByteSource,
         raw: &[u8],
     ) -> Result<Vec<Option<Vec<u8>>>> {
@@ -700,7 +699,6 @@ mod tests {
             sl: 8,
             base: 0,
             location: 0,
-            eof: file.len() as u64,
             root: 0,
         };
         let ctx = Ctx { src, sb: &sb };

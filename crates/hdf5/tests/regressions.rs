@@ -1,5 +1,8 @@
 //! Inputs found by the fuzzer (crates/fuzz/fuzz_targets/hdf5.rs); each must not panic.
 
+#[path = "../../fuzz/harness/hdf5.rs"]
+mod harness;
+
 #[test]
 fn fuzz_regressions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/regressions");
@@ -9,6 +12,6 @@ fn fuzz_regressions() {
     for e in rd {
         let p = e.unwrap().path();
         let b = std::fs::read(&p).unwrap();
-        arrowsmith_hdf5::exercise(&b, 64 << 20);
+        harness::exercise(&b, 64 << 20);
     }
 }

@@ -1,11 +1,15 @@
 //! Truncated and corrupted files: typed errors, never a panic or a hang.
 
 mod common;
+// The fuzz target's harness: open, walk, read everything (whole and through a HostSource).
+#[path = "../../fuzz/harness/hdf5.rs"]
+mod harness;
 
 use std::time::{Duration, Instant};
 
 use arrowsmith_core::{ErrorCode, RangeCache};
-use arrowsmith_hdf5::{exercise, Hdf5File};
+use arrowsmith_hdf5::Hdf5File;
+use harness::exercise;
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(common::fixtures_dir().join(format!("{name}.h5"))).unwrap()

@@ -13,24 +13,6 @@ fn open(name: &str) -> (Vec<u8>, Hdf5File) {
 }
 
 #[test]
-fn superblock_versions() {
-    for (name, v) in [
-        ("vl_earliest", 0),
-        ("vl_v108", 2),
-        ("vl_v110", 3),
-        ("vl_latest", 3),
-        ("len4", 2),
-    ] {
-        assert_eq!(open(name).1.superblock.version, v, "{name}");
-    }
-    let (_, f) = open("userblock_earliest");
-    assert_eq!((f.superblock.location, f.superblock.base), (512, 512));
-    let (_, f) = open("userblock_latest");
-    assert_eq!(f.superblock.location, 512);
-    assert_eq!(open("len4").1.superblock.sl, 4);
-}
-
-#[test]
 fn chunk_indexes_and_layout_versions() {
     let cases = [
         ("types_earliest", "/ck_deflate", "btree-v1", 3),
@@ -186,32 +168,6 @@ fn plan_coalesces_heap_ranges() {
     let r = f.plan(&b, "/vlstr_gzip_shuffle", 0, None).unwrap();
     assert!(!r.is_empty() && r.len() < 10, "{r:?}");
     assert!(r.iter().all(|(o, l)| o + l <= b.len() as u64));
-}
-
-#[test]
-fn object_header_continuations() {
-    use arrowsmith_hdf5::object_header::ObjectHeader;
-    for (lv, version) in [("earliest", 1), ("v108", 2), ("v110", 2), ("latest", 2)] {
-        let (b, f) = open(&format!("vl_{lv}"));
-        let ctx = arrowsmith_hdf5::Ctx {
-            src: &b,
-            sb: &f.superblock,
-        };
-        let mut continued = 0;
-        for e in f
-            .list(&b, "/")
-            .unwrap()
-            .into_iter()
-            .filter(|e| e.name == "cont" || e.name == "cont_many")
-        {
-            let oh = ObjectHeader::parse(&ctx, e.addr).unwrap();
-            assert_eq!(oh.version, version, "{lv}");
-            continued += (oh.blocks >= 2) as usize;
-            let n = f.attrs(&b, &format!("/{}", e.name)).unwrap().len();
-            assert_eq!(n, if e.name == "cont" { 8 } else { 40 }, "{lv}");
-        }
-        assert!(continued > 0, "{lv}: no header with a continuation block");
-    }
 }
 
 #[test]

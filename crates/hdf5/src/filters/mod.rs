@@ -25,7 +25,7 @@ use arrowsmith_core::{ErrorCode, Result};
 
 use crate::checksum::fletcher32;
 use crate::io::err;
-use crate::layout::Filter;
+pub use crate::layout::Filter;
 
 pub const DEFLATE: u16 = 1;
 pub const SHUFFLE: u16 = 2;

@@ -1,0 +1,50 @@
+//! An open file: the superblock and the caches shared by its reads. Its operations live
+//! with their concepts: `path` (resolution), `list`, `attribute`, `dataset` (headers and
+//! `info`), `read` (selections), `plan` (ranges a read touches).
+
+use arrowsmith_core::{ByteSource, Result};
+
+use crate::ctx::Ctx;
+use crate::limits::DEFAULT_MAX_READ_BYTES;
+use crate::superblock::Superblock;
+use crate::{global_heap, retry_memo};
+
+/// An open file: the superblock, nothing else (all other state is re-read per call).
+#[derive(Debug, Clone)]
+pub struct Hdf5File {
+    pub(crate) superblock: Superblock,
+    /// Upper bound on the bytes one `read` may materialise: the raw selection (fill values
+    /// of unwritten data are not backed by file bytes), one decoded chunk, and the gathered
+    /// VL payloads (many cells may share one heap object). Exceeding it is a
+    /// `TooLarge` error naming the bytes needed; read in smaller row windows instead.
+    pub max_read_bytes: u64,
+    /// Parsed global heap collection tables, shared by every read of this file (bounded;
+    /// see [`global_heap::GCOL_CACHE_BYTES`]). [`Hdf5File::clear_cache`] drops them.
+    pub(crate) gcol: global_heap::GcolCache,
+    /// Decoded chunks of a read that stopped for missing heap bytes (see [`retry_memo`]).
+    pub(crate) memo: retry_memo::RetryMemo,
+}
+
+impl Hdf5File {
+    pub fn open(src: &dyn ByteSource) -> Result<Hdf5File> {
+        Ok(Hdf5File {
+            superblock: Superblock::find(src)?,
+            max_read_bytes: DEFAULT_MAX_READ_BYTES,
+            gcol: Default::default(),
+            memo: Default::default(),
+        })
+    }
+
+    /// Drop cached global heap tables (only needed if the file's bytes could change).
+    pub fn clear_cache(&self) {
+        self.gcol.clear();
+        self.memo.clear();
+    }
+
+    pub(crate) fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {
+        Ctx {
+            src,
+            sb: &self.superblock,
+        }
+    }
+}
