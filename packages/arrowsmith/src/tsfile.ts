@@ -74,6 +74,28 @@ function args(q: TsFileQuery): QueryArgs {
   return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), Object.entries(q.tags ?? {}).flat(), q.limit, q.timeUnit];
 }
 
+/** Options of `TsFile.batches`: a query and the most rows a batch holds. */
+export interface TsFileBatchQuery extends TsFileQuery {
+  /** Most rows per RecordBatch. Default: about 16 MiB of output (see `tsfileBatchRows`). */
+  rows?: number;
+}
+
+/** Output bytes a default batch holds, about (as HDF5's batches). */
+const BATCH_BYTES = 16 * 1024 * 1024;
+
+/** Default rows per batch: about BATCH_BYTES of output, counting 8 bytes per field and the time. */
+export function tsfileBatchRows(fields: number): number {
+  return Math.max(1024, Math.floor(BATCH_BYTES / (8 * (1 + Math.max(1, fields)))));
+}
+
+/** The time of a batch's last row (rows of one device come in time order). */
+function lastTime(b: RecordBatch): bigint {
+  const time = b.getChild('time')!;
+  const data = time.data[time.data.length - 1]!;
+  const v = (data.values as ArrayLike<bigint | number>)[data.offset + data.length - 1]!;
+  return BigInt(v);
+}
+
 /** Bytes read from the end of the file at open. */
 const TAIL_PREFETCH = 64 * 1024;
 
@@ -233,25 +255,84 @@ export class TsFile extends FileReaderBase {
     return p;
   }
 
-  /** The same rows as `read`, one RecordBatch per device. */
-  async *batches(q: TsFileQuery = {}): AsyncGenerator<RecordBatch> {
+  /**
+   * The same rows as `read`, in RecordBatches of at most `rows` rows (default: about 16 MiB
+   * of output, see `tsfileBatchRows`), device after device. A device with more rows is cut
+   * into time windows sized from its index (span and row count); each window is read with
+   * a limit of `rows`, and a window holding more (times bunched up) goes on from the last
+   * time read, so no batch exceeds `rows` whatever the times' spread.
+   */
+  async *batches(q: TsFileBatchQuery = {}): AsyncGenerator<RecordBatch> {
     checkAborted(q.signal);
+    if (q.rows !== undefined && !(q.rows >= 1)) throw new RangeError('rows must be at least 1');
     const devices = q.devices ?? this.devices(q.table).filter((d) => !q.table || d.table === q.table).map((d) => d.path);
+    const rows = Math.floor(q.rows ?? tsfileBatchRows(this.#fieldCount(q)));
+    const { rows: _, ...query } = q;
     if (this.pooled && q.limit === undefined && devices.length > 1) {
-      // One job per device on the pool, a few ahead of the consumer, yielded in order.
+      // One job per device window on the pool, a few ahead of the consumer, yielded in
+      // order (windows from the index).
       const { pool, ref } = this.pooled;
-      const limited = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
-      const jobs = devices.map((d) => deviceJob(ref, limited, d));
-      for await (const b of pool.batches(jobs, { signal: q.signal })) if (b.numRows > 0) yield b;
+      const limited = { ...query, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
+      const jobs: Job[] = [];
+      for (const d of devices) for (const [a, b] of await this.#windows(d, q, rows)) jobs.push(deviceJob(ref, limited, d, a, b));
+      // A window holding more rows than `rows` (times bunched up) is cut (zero-copy slices).
+      for await (const b of pool.batches(jobs, { signal: q.signal })) for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
       return;
     }
     let left = q.limit ?? Infinity;
     for (const d of devices) {
-      if (left <= 0) return;
-      const b = await abortable(q.signal, () => this.readBatch({ ...q, devices: [d], limit: Number.isFinite(left) ? left : undefined }));
-      left -= b.numRows;
-      if (b.numRows > 0) yield b;
+      for (const [a, b] of await this.#windows(d, q, rows)) {
+        let from = a;
+        for (;;) {
+          if (left <= 0) return;
+          const want = Math.min(rows, left);
+          const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }));
+          left -= batch.numRows;
+          if (batch.numRows > 0) yield batch;
+          // Fewer rows than asked: the window is done; else go on after the last time read.
+          if (batch.numRows < want || left <= 0) break;
+          from = lastTime(batch) + 1n;
+          if (b !== undefined && from > toBig(b)!) break;
+        }
+      }
     }
+  }
+
+  /** Field columns a batch of the query holds (for the default rows per batch). */
+  #fieldCount(q: TsFileQuery): number {
+    if (q.columns?.length) return q.columns.length;
+    const tables = this.tables();
+    const table = q.table !== undefined ? this.schema(q.table) : tables.length === 1 ? tables[0] : undefined;
+    return table ? table.columns.filter((c) => c.category === 'FIELD').length : 8;
+  }
+
+  /**
+   * A device's time windows of about `rows` rows each, from its index span (inclusive
+   * bounds within the query's start/end; `undefined` = open). One window (the query's own
+   * range) when the span is unknown or small.
+   */
+  async #windows(device: string, q: TsFileQuery, rows: number): Promise<[TimeValue | undefined, TimeValue | undefined][]> {
+    const whole: [TimeValue | undefined, TimeValue | undefined][] = [[q.start, q.end]];
+    let span: BigInt64Array;
+    try {
+      span = await this.#span(device);
+    } catch {
+      return whole; // an unknown device: the read names it
+    }
+    if (span.length < 3 || span[2]! <= BigInt(rows)) return whole;
+    const qs = toBig(q.start);
+    const qe = toBig(q.end);
+    const start = qs !== undefined && qs > span[0]! ? qs : span[0]!;
+    const end = qe !== undefined && qe < span[1]! ? qe : span[1]!;
+    if (end < start) return whole;
+    const n = (span[2]! + BigInt(rows) - 1n) / BigInt(rows);
+    const width = (end - start + 1n + n - 1n) / n;
+    const out: [TimeValue | undefined, TimeValue | undefined][] = [];
+    for (let a = start; a <= end; a += width) {
+      const b = a + width - 1n < end ? a + width - 1n : end;
+      out.push([a === start ? q.start : a, b === end ? q.end : b]);
+    }
+    return out;
   }
 
   /** @internal */

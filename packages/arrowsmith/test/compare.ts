@@ -43,10 +43,12 @@ function dataValue(d: Data, i: number): unknown {
     const k = d.offset + i;
     if (((d.nullBitmap[k >> 3]! >> (k & 7)) & 1) === 0) return null;
   }
-  const k = d.offset + i;
+  // apache-arrow's slice() cuts every buffer but the validity bitmap and boolean values,
+  // which keep `offset` (arrowsmith's own batches have offset 0).
+  const k = i;
   switch (d.typeId) {
     case Type.Null: return null;
-    case Type.Bool: return ((d.values[k >> 3]! >> (k & 7)) & 1) === 1;
+    case Type.Bool: return ((d.values[(d.offset + i) >> 3]! >> ((d.offset + i) & 7)) & 1) === 1;
     case Type.Float: return (d.type as Float).precision === Precision.HALF ? half(d.values[k]) : d.values[k];
     case Type.Int: case Type.Date: case Type.Timestamp: return d.values[k];
     case Type.FixedSizeList: {

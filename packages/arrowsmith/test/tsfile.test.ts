@@ -1,6 +1,7 @@
 // TsFile through the wasm build in Node: every fixture written by the official C++ (PyPI
 // tsfile) and Java writers, every value compared with the JSON the generator dumped from
 // the writer's input and the official reader's output.
+import { RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,39 @@ describe('TsFile (wasm, Node)', () => {
         points += n;
       }
       expect(points).toBeGreaterThan(0);
+    });
+  }
+
+  // Bounded batches: several per device (each window at most `rows` rows), together the
+  // official reader's values. A single-device file and multi-chunk ones.
+  // Each batch has its own dictionary types (tags, device): one schema to concatenate them.
+  const concat = (batches: RecordBatch[]) => new Table(batches.map((b) => new RecordBatch(batches[0]!.schema, b.data)));
+  const windowed = ['cpp_long_pages_ts2diff_lz4', 'cpp_multipage_gorilla_lz4', 'java_tree_aligned', 'java_tree_nonaligned'];
+  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => windowed.includes(f.name.replace(/\.tsfile$/, '')))) {
+    it(`batches of at most 50 rows: ${name} (${mode})`, async () => {
+      const f = await openTsFile(data, options());
+      const devices = f.devices();
+      const readAll = async (q: { devices?: string[] }) => {
+        const batches = [];
+        for await (const b of f.batches({ ...q, table: json.table, timeUnit: json.time_unit, rows: 50 })) batches.push(b);
+        for (const b of batches) expect(b.numRows).toBeLessThanOrEqual(50);
+        return batches;
+      };
+      if (json.model === 'tree') {
+        for (const dev of json.devices) {
+          const batches = await readAll({ devices: [dev.path] });
+          const { problems } = deviceMismatches(concat(batches), dev);
+          expect(problems, dev.path).toEqual([]);
+        }
+      } else {
+        const batches = await readAll({});
+        expect(batches.length).toBeGreaterThan(3 * devices.length);
+        expect(tableMismatches(concat(batches), json)).toEqual([]);
+      }
+      // A limit across windows and devices: the first rows of the whole read, in order.
+      let n = 0;
+      for await (const b of f.batches({ table: json.table, timeUnit: json.time_unit, rows: 50, limit: 120 })) n += b.numRows;
+      expect(n).toBe(Math.min(120, (await f.read({ table: json.table, timeUnit: json.time_unit })).numRows));
     });
   }
 
