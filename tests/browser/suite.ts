@@ -43,6 +43,7 @@ async function run() {
     check('malformed input → DecodeError', e instanceof DecodeError && e.offset === 2 ? [] : [String(e)]);
   }
   await hdf5Suite();
+  await hdf5ExternalSuite();
   await inputSuite();
   await tsfileSuite();
   await poolSuite(files);
@@ -95,6 +96,61 @@ async function hdf5Suite() {
     } catch (e) {
       check(`HDF5 ${n} matches its writer's reader`, [String(e)]);
     }
+  }
+}
+
+/**
+ * HDF5 external links (fixtures/hdf5/external, as test/hdf5-external.test.ts): main.h5 links
+ * into target.h5 and on to third.h5; every dataset reached through a link equals h5py's read,
+ * with the resolver giving a URL, bytes or a Blob, on this thread and on a pool; without a
+ * resolver the error names the link, the file and the path there.
+ */
+async function hdf5ExternalSuite() {
+  const base = new URL('fixtures/hdf5/external/', location.href);
+  const bytesOf = async (n: string) => new Uint8Array(await (await fetch(new URL(n, base))).arrayBuffer());
+  // biome-ignore lint/suspicious/noExplicitAny: main.json is written by h5py (scripts/fixtures/hdf5/gen_external.py)
+  const json = parseExact(await (await fetch(new URL('main.json', base))).text()) as any;
+  const main = await bytesOf('main.h5');
+  const pool = await createPool({ size: 2, workerUrl: new URL('./pool-worker.js', location.href), minJobBytes: 0 });
+  const kinds: [string, (n: string) => unknown][] = [
+    ['a URL', (n) => (n === 'missing.h5' ? undefined : new URL(n, base))],
+    ['bytes', (n) => (n === 'missing.h5' ? undefined : bytesOf(n))],
+    ['a Blob', async (n) => (n === 'missing.h5' ? undefined : new Blob([await bytesOf(n)]))],
+  ];
+  try {
+    for (const [kind, source] of kinds) {
+      for (const [mode, extra] of [['one thread', {}], ['pool', { pool }]] as const) {
+        const label = `HDF5 external links, resolver gives ${kind} (${mode}): every dataset equals h5py's read, each linked file opened once`;
+        try {
+          const asked: string[] = [];
+          const resolve = (n: string) => (asked.push(n), source(n)) as never;
+          const f = await openHdf5(main, { ...extra, resolve });
+          const problems = await fileProblems(f, json);
+          if (asked.sort().join() !== 'target.h5,third.h5') problems.push(`resolver asked for ${asked}`);
+          const e = await f.read('/ext_missing').catch((x: unknown) => x);
+          if (!(e instanceof DecodeError) || e.code !== 'not-found' || !e.message.includes(json.unresolved['/ext_missing'])) problems.push(`missing file: ${String(e)}`);
+          f.close();
+          check(label, problems);
+        } catch (e) {
+          check(label, [String(e)]);
+        }
+      }
+    }
+  } finally {
+    pool.close();
+  }
+  const label = 'HDF5 external link without a resolver: unsupported, naming the link, the file and the path';
+  try {
+    const f = await openHdf5(main);
+    const e = await f.read('/ext_group/inner').catch((x: unknown) => x);
+    const problems: string[] = [];
+    if (!(e instanceof DecodeError) || e.code !== 'unsupported' || !e.message.includes('/ext_group: external link to target.h5:/grp/inner')) problems.push(String(e));
+    const local = [...(await f.read('/local')).getChild('local')!].map(String).join();
+    if (local !== json.datasets['/local'].rows.join()) problems.push(`/local: ${local}`);
+    f.close();
+    check(label, problems);
+  } catch (e) {
+    check(label, [String(e)]);
   }
 }
 
