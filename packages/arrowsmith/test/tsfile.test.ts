@@ -19,6 +19,26 @@ describe('TsFile (wasm, Node)', () => {
     expect(fixtures.filter((f) => f.name.startsWith('java_')).length).toBeGreaterThan(3);
   });
 
+  it('Java 2.0.3 and 2.4.0 fixtures hold every type, each with its default and other encodings and compressions, nulls and a 200-column table', () => {
+    const types = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'STRING', 'BLOB', 'DATE', 'TIMESTAMP'];
+    for (const v of ['203', '240']) {
+      for (const kind of ['table', 'aligned', 'nonaligned']) {
+        const { json } = fixtures.find((f) => f.name === `java${v}_types_${kind}.tsfile`)!;
+        const fields: [string, string][] = json.fields ?? json.series.map((s: string[]) => [s[0], s[1]]);
+        expect(new Set(fields.map(([, t]) => t))).toEqual(new Set(types));
+        const cols = json.devices.flatMap((d: { columns?: Record<string, unknown[]>; series?: Record<string, { values: unknown[] }> }) => Object.values(d.columns ?? {}).concat(Object.values(d.series ?? {}).map((s) => s.values)));
+        if (kind === 'table') expect(cols.some((c: unknown[]) => c.includes(null))).toBe(true);
+      }
+      // The 2.4.0 writer keeps the schema's encodings (2.0.x table writers use the defaults).
+      const { json } = fixtures.find((f) => f.name === `java${v}_types_aligned.tsfile`)!;
+      expect(new Set(json.series.map((s: string[]) => `${s[1]} ${s[2]}`)).size).toBeGreaterThan(40);
+      expect(new Set(json.series.map((s: string[]) => s[3])).size).toBe(6);
+      const wide = fixtures.find((f) => f.name === `java${v}_wide_table.tsfile`)!.json;
+      expect(wide.fields.length).toBe(200);
+      expect(wide.devices.map((d: { tags: unknown[] }) => d.tags[1])).toContain(null);
+    }
+  });
+
   for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.devices?.[0]?.columns)) {
     it(`table model: ${name} matches every value (${mode})`, async () => {
       const f = await openTsFile(data, options());
