@@ -23,6 +23,10 @@ const want = (c) => !opts.only || opts.only.split(',').some((o) => c.label.inclu
 // SIMD builds only (the ones users get); the scalar builds and jsfive are in the per-format benchmarks.
 const simdOnly = (ks) => ks.filter((k) => !k.name.includes('scalar') && !k.name.startsWith('jsfive'));
 
+// init({ warm: true }) and its idle-time warm-up before read 1 (src/warm.ts; TsFile only).
+const warmStart = ({ browser }) =>
+  (browser ? ['Node', 'Chromium'] : ['Node']).map((e) => ({ name: `arrowsmith simd, warm start, ${e}`, env: e.toLowerCase(), spec: { reader: 'arrowsmith', opts: { simd: true, warm: true } } }));
+
 const groups = [
   {
     format: 'msgpack',
@@ -36,7 +40,7 @@ const groups = [
     title: 'TsFile: read 1 ≥ 1.5× the official reader',
     target: 1.5,
     cases: tsfileCases().filter((c) => ['A full', 'A device', 'B full'].includes(c.label)),
-    contenders: [...simdOnly(tsfileContenders(opts)), ...(opts.browser ? [REVISIT] : [])],
+    contenders: [...simdOnly(tsfileContenders(opts)), ...warmStart(opts), ...(opts.browser ? [REVISIT] : [])],
   },
   {
     format: 'hdf5',

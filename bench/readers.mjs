@@ -10,7 +10,16 @@ const arrowsmith = (format) => ({
   // `opts.pkg`: another build of the package's Node entry (bench/cold-ab.mjs, Node only).
   // (A literal specifier otherwise, so that esbuild bundles the package into the page.)
   load: (opts) => (opts.pkg ? import(opts.pkg) : import('arrowsmith')),
-  init: (m, opts) => m.init({ formats: [format], simd: opts.simd }),
+  // `opts.warm`: init({ warm: true }) and wait for its idle-time warm-up (the "warm start" rows:
+  // a page that inits at load and reads when the user drops a file). A ref'd timer keeps
+  // Node up meanwhile (the warm-up's own timers never do).
+  init: async (m, opts) => {
+    const { warmed } = await m.init({ formats: [format], simd: opts.simd, warm: opts.warm });
+    if (!opts.warm) return;
+    const keep = setInterval(() => {}, 1000);
+    await warmed;
+    clearInterval(keep);
+  },
 });
 
 export const READERS = {

@@ -173,3 +173,11 @@ impl TsQuery {
         Ok(())
     }
 }
+
+/// A small file as the PyPI writer makes it by default (scripts/fixtures/tsfile/gen_warm.py):
+/// what `init({ warm: true })` reads in idle time, so that the engine compiles the hot
+/// paths to optimized code before the first real read.
+#[wasm_bindgen(js_name = warmInput)]
+pub fn warm_input() -> Vec<u8> {
+    include_bytes!("../warm/warm.tsfile").to_vec()
+}

@@ -11,6 +11,7 @@
 import { isResponse } from './source.js';
 import { wasmFile } from './wasm-files.js';
 import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm.js';
+import { warmUp } from './warm.js';
 
 export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './msgpack.js';
@@ -32,9 +33,10 @@ platform.defaults ??= (format, build, baseUrl) => wasmFile(format, build, baseUr
  * synchronous `decodeMsgpack` works right after); TsFile and HDF5 load on the first
  * `openTsFile`/`openHdf5`, or now with `{ formats }`. The SIMD builds are chosen when the
  * engine supports SIMD128 and each module's correctness check passes. Options given here
- * (`baseUrl`, `source`, `simd`, `recycleBytes`) also apply to the modules loaded later.
+ * (`baseUrl`, `source`, `simd`, `recycleBytes`) also apply to the modules loaded later;
+ * `warm` warms the formats loaded now in idle time (`warmed` resolves with the reads made).
  */
-export async function init(options: InitOptions = {}): Promise<{ simd: boolean }> {
+export async function init(options: InitOptions = {}): Promise<{ simd: boolean; warmed: Promise<number> }> {
   if (typeof options !== 'object' || options === null || options instanceof URL || ArrayBuffer.isView(options) || options instanceof ArrayBuffer || isResponse(options)) {
     throw new TypeError('arrowsmith: init() takes options, e.g. init({ baseUrl }) or init({ source: (format, build) => bytesOrUrl }); there is one module per format');
   }
@@ -42,7 +44,8 @@ export async function init(options: InitOptions = {}): Promise<{ simd: boolean }
   for (const f of formats) if (!FORMATS.includes(f)) throw new TypeError(`arrowsmith: unknown format ${JSON.stringify(f)} (known: ${FORMATS.join(', ')})`);
   configure(options);
   const loaded = await Promise.all(formats.map((f: Format) => load(f)));
-  return { simd: loaded.length > 0 ? loaded.every((m) => m.simd) : chooseBuild() === 'simd' };
+  const warmed = options.warm ? warmUp(formats) : Promise.resolve(0);
+  return { simd: loaded.length > 0 ? loaded.every((m) => m.simd) : chooseBuild() === 'simd', warmed };
 }
 
 /** Whether the SIMD128 builds are in use (loads the MessagePack module first in Node when none is loaded). */

@@ -52,6 +52,13 @@ export interface InitOptions {
    * baseline after a big read. Default 256 MiB. `Infinity` keeps instances for good.
    */
   recycleBytes?: number;
+  /**
+   * Read a small built-in input of each format loaded here a few times in idle time, so
+   * the engine has optimized code for the decoder's hot paths before the first real read
+   * (a page that inits at load and reads when the user drops a file). Default false. Only
+   * TsFile has a built-in input so far; `warmed` resolves with the reads made.
+   */
+  warm?: boolean;
 }
 
 /** @internal */

@@ -28,7 +28,7 @@ describe('init and build selection (Node)', { timeout: 120_000 }, () => {
   });
 
   it('init({ simd: false }) picks the scalar build', () => {
-    expect(run(`console.log(JSON.stringify(await a.init({ simd: false })))`)).toEqual({ simd: false });
+    expect(run(`console.log(JSON.stringify((await a.init({ simd: false })).simd))`)).toBe(false);
   });
 
   it('loads one module per format, each on the first use of its format', () => {
