@@ -1,10 +1,10 @@
 """Big benchmark files, written by the formats' own writers (never committed).
 
-    .venv/bin/python bench/big_gen.py hdf5 OUT --mib 2048 [--gzip]
+    .venv/bin/python bench/big_gen.py hdf5 OUT --mib 2048 [--gzip] [--spikes N]
     .venv/bin/python bench/big_gen.py tsfile OUT --rows 100000000 [--devices 100]
     .venv/bin/python bench/big_gen.py msgpack OUT --rows 20000000
 
-hdf5: one float64 dataset `/x` of MIB MiB in chunks of 1,048,576 values (8 MiB), written by
+hdf5: one float64 dataset `/x` of MIB MiB (--spikes N: N single values set to ±1e6·k) in chunks of 1,048,576 values (8 MiB), written by
 h5py; values x[i] = round(sin(i / 5000) * 1000 + (i % 7), 2) (a smooth signal with a little
 texture: shuffle + gzip 4 compress it about 5x, like measured data). Without --gzip the chunks
 are stored as they are.
@@ -46,7 +46,7 @@ def tsfile_values(start, n):
     return T0 + i.astype(np.int64) * 10, s1, s2, s3, s4
 
 
-def write_hdf5(out, mib, gzip):
+def write_hdf5(out, mib, gzip, spikes=0):
     import h5py
 
     n = mib * (1 << 20) // 8
@@ -56,6 +56,10 @@ def write_hdf5(out, mib, gzip):
         for s in range(0, n, 16 * CHUNK):
             m = min(16 * CHUNK, n - s)
             ds[s : s + m] = hdf5_values(s, m)
+        # Single-value spikes (the demo's min/max plot must keep them): seeded positions.
+        rng = np.random.default_rng(27)
+        for k, i in enumerate(sorted(rng.choice(n, size=spikes, replace=False))):
+            ds[int(i)] = (1e6 if k % 2 == 0 else -1e6) * (1 + k)
     return n
 
 
@@ -98,6 +102,7 @@ ap.add_argument("kind", choices=["hdf5", "tsfile", "msgpack"])
 ap.add_argument("out")
 ap.add_argument("--mib", type=int, default=2048)
 ap.add_argument("--gzip", action="store_true")
+ap.add_argument("--spikes", type=int, default=0)
 ap.add_argument("--rows", type=int, default=100_000_000)
 ap.add_argument("--devices", type=int, default=100)
 a = ap.parse_args()
@@ -105,7 +110,7 @@ if os.path.exists(a.out):
     os.remove(a.out)
 t = time.perf_counter()
 if a.kind == "hdf5":
-    rows = write_hdf5(a.out, a.mib, a.gzip)
+    rows = write_hdf5(a.out, a.mib, a.gzip, a.spikes)
 elif a.kind == "tsfile":
     rows = write_tsfile(a.out, a.rows, a.devices)
 else:

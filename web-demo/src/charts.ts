@@ -5,7 +5,8 @@ import { DataType, type Table } from 'apache-arrow';
 const FONT = '11px system-ui, sans-serif';
 export const COLORS = ['#2d6cdf', '#e0662d', '#2a9d5b', '#a63fc2', '#c29a1f', '#d1345b', '#3aa6b9', '#6b6b6b'];
 
-function setup(canvas: HTMLCanvasElement, cssHeight: number) {
+/** Sizes a canvas to its CSS width (device pixels) and a CSS height; returns its cleared 2D context. */
+export function setup(canvas: HTMLCanvasElement, cssHeight: number) {
   const dpr = window.devicePixelRatio || 1;
   const w = canvas.clientWidth || canvas.parentElement?.clientWidth || 800;
   canvas.style.height = `${cssHeight}px`;
@@ -18,7 +19,7 @@ function setup(canvas: HTMLCanvasElement, cssHeight: number) {
   return { g, w, h: cssHeight };
 }
 
-const fmt = (v: number) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : +v.toFixed(3) + '');
+export const fmt = (v: number) => (Math.abs(v) >= 1e5 || (Math.abs(v) < 1e-2 && v !== 0) ? v.toExponential(2) : +v.toFixed(3) + '');
 
 function axes(g: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number, lo: number, hi: number, ticks = 4) {
   g.strokeStyle = '#c8ccd6';

@@ -11,7 +11,8 @@ import { cellText, esc, Grid, numericSequence } from './grid.js';
 import { type BenchSet, type Metric, METRIC_UNIT, metricValue, parseSets, stats } from './results.js';
 import { archText, EMULATED, hostInfo, hostLabel, type HostInfo } from './host.js';
 import { sniff, unrecognised, type FormatName } from './sniff.js';
-import type { WireError, WorkerReply, WorkerRequest } from './worker.js';
+import type { SeriesPlot, WireError, WorkerReply, WorkerRequest } from './worker.js';
+import { drawMinMax } from './minmax.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -21,7 +22,7 @@ type Req = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, '
 class WorkerClient {
   private readonly w: Worker;
   private next = 1;
-  private readonly pending = new Map<number, { resolve: (r: WorkerReply) => void; progress?: (done: number, total: number, phase: string) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: WorkerReply) => void; progress?: (done: number, total: number, phase: string) => void; partial?: (r: WorkerReply) => void }>();
   constructor(query: string) {
     this.w = new Worker(new URL(`./worker.js${query}`, import.meta.url), { type: 'module' });
     this.w.onmessage = (ev: MessageEvent<WorkerReply>) => {
@@ -30,6 +31,7 @@ class WorkerClient {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.type === 'progress') return p.progress?.(m.done, m.total, m.phase);
+      if (m.type === 'series' && !m.done) return p.partial?.(m);
       this.pending.delete(m.id);
       p.resolve(m);
     };
@@ -41,10 +43,14 @@ class WorkerClient {
   terminate() {
     this.w.terminate();
   }
-  request(msg: Req, progress?: (done: number, total: number, phase: string) => void): Promise<WorkerReply> {
+  /** A message without a reply (cancel). */
+  send(msg: Req) {
+    this.w.postMessage({ ...msg, id: this.next++ } as WorkerRequest);
+  }
+  request(msg: Req, progress?: (done: number, total: number, phase: string) => void, partial?: (r: WorkerReply) => void): Promise<WorkerReply> {
     const id = this.next++;
     return new Promise((resolve) => {
-      this.pending.set(id, { resolve, progress });
+      this.pending.set(id, { resolve, progress, partial });
       this.w.postMessage({ ...msg, id } as WorkerRequest);
     });
   }
@@ -65,7 +71,21 @@ const demo = {
   busy: false,
   grid: undefined as Grid | undefined,
   chart: undefined as TimeChart | undefined,
+  /** When the structure tree of the current file was shown (performance.now()). */
+  treeShownAt: undefined as number | undefined,
+  /** The last stream of a series (big files): its state, progress seen and downsample. */
+  stream: undefined as StreamState | undefined,
 };
+
+interface StreamState {
+  state: 'running' | 'done' | 'stopped' | 'failed';
+  startedAt: number;
+  endedAt?: number;
+  /** Progress bar values seen while streaming (rows done). */
+  progress: number[];
+  plot?: SeriesPlot;
+  error?: string;
+}
 (window as unknown as { arrowsmithDemo: typeof demo }).arrowsmithDemo = demo;
 
 const main = new WorkerClient('');
@@ -113,6 +133,10 @@ function progress(done: number, total: number, phase: string) {
 
 const fmtBytes = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(2)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`);
 
+/** From this size on, a TsFile or HDF5 file is previewed (PREVIEW_ROWS) and its series streamed. */
+const BIG_BYTES = 64 << 20;
+const PREVIEW_ROWS = 10_000;
+
 // ---------------------------------------------------------------- opening
 async function open(f: File) {
   try {
@@ -133,6 +157,10 @@ async function openFile(f: File) {
   $('result').hidden = true;
   $('progress-box').hidden = true;
   $<HTMLButtonElement>('bench-run').disabled = true;
+  stopStream(); // the worker's open aborts it too; its state turns 'stopped' when it ends
+  demo.treeShownAt = undefined;
+  $('stream-panel').hidden = true;
+  $('stream-progress-box').hidden = true;
   sel.path = undefined;
   sel.columns.clear();
   sel.devices.clear();
@@ -185,6 +213,15 @@ async function openFile(f: File) {
   sel.path = reply.initial.path;
   renderTree(reply.tree);
   $('workspace').hidden = false;
+  demo.treeShownAt = performance.now();
+  if (f.size >= BIG_BYTES && (reply.format === 'hdf5' || reply.format === 'tsfile')) {
+    // A big file: the first read is a preview (the rows field says so); its series streams.
+    $<HTMLInputElement>('sel-limit').value = String(PREVIEW_ROWS);
+    describeSelection();
+    $('stream-panel').hidden = false;
+    $('stream-label').textContent = '';
+    clearCanvas($<HTMLCanvasElement>('stream-chart'));
+  }
   firstShown = false;
   await read();
   demo.busy = false;
@@ -363,6 +400,81 @@ grid.onCell = (row, col, value) => {
   $<HTMLCanvasElement>('cellplot').hidden = false;
   plotSequence($<HTMLCanvasElement>('cellplot'), ys, `${field.name}[${row}]`);
 };
+
+// ---------------------------------------------------------------- streaming a series
+const STREAM_MARGIN = { left: 64, right: 12 };
+let streamId = 0;
+
+function clearCanvas(c: HTMLCanvasElement) {
+  c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
+}
+
+function stopStream() {
+  if (demo.stream?.state !== 'running') return;
+  main.send({ type: 'cancel' });
+}
+
+function streamProgress(st: StreamState, done: number, total: number) {
+  st.progress.push(done);
+  const p = $<HTMLProgressElement>('stream-progress');
+  p.max = total || 1;
+  p.value = done;
+  $('stream-progress-text').textContent = `${((100 * done) / (total || 1)).toFixed(0)}% (${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows)`;
+}
+
+function drawStream(plot: SeriesPlot) {
+  const what = plot.xKind === 'row' ? 'rows' : 'time';
+  drawMinMax($<HTMLCanvasElement>('stream-chart'), plot, STREAM_MARGIN, `${plot.label}: min/max per pixel over ${what} (${plot.rows.toLocaleString('en-US')} rows, ${plot.batches} batches)`);
+}
+
+async function streamSeries() {
+  if (!file || demo.stream?.state === 'running') return;
+  const gen = generation;
+  const id = ++streamId;
+  const canvas = $<HTMLCanvasElement>('stream-chart');
+  const width = Math.max(1, (canvas.clientWidth || 800) - STREAM_MARGIN.left - STREAM_MARGIN.right);
+  const st: StreamState = (demo.stream = { state: 'running', startedAt: performance.now(), progress: [] });
+  $<HTMLButtonElement>('stream-run').disabled = true;
+  $<HTMLButtonElement>('stream-stop').disabled = false;
+  $('stream-progress-box').hidden = false;
+  streamProgress(st, 0, 0);
+  const s: Selection = { path: sel.path, columns: [...sel.columns], devices: [...sel.devices] };
+  const live = () => gen === generation && id === streamId;
+  const reply = await main.request(
+    { type: 'stream', sel: s, width },
+    (done, total) => live() && streamProgress(st, done, total),
+    (r) => {
+      if (!live() || r.type !== 'series') return;
+      st.plot = r.plot;
+      $('stream-label').textContent = r.plot.label;
+      drawStream(r.plot);
+    },
+  );
+  st.endedAt = performance.now();
+  if (live()) {
+    $<HTMLButtonElement>('stream-run').disabled = false;
+    $<HTMLButtonElement>('stream-stop').disabled = true;
+  }
+  if (reply.type === 'series') {
+    st.plot = reply.plot;
+    st.state = 'done';
+    if (!live()) return;
+    streamProgress(st, reply.plot.total, reply.plot.total);
+    $('stream-label').textContent = reply.plot.label;
+    drawStream(reply.plot);
+    $('stream-progress-text').textContent += ` in ${(reply.plot.ms / 1000).toFixed(1)} s`;
+  } else if (reply.type === 'error') {
+    const aborted = reply.error.name === 'AbortError';
+    st.state = aborted ? 'stopped' : 'failed';
+    st.error = reply.error.message;
+    if (!live()) return;
+    if (aborted) $('stream-progress-text').textContent += ' (stopped)';
+    else showError(errorMessage(file.name, reply.error));
+  }
+}
+
+$('stream-run').addEventListener('click', () => void streamSeries());
+$('stream-stop').addEventListener('click', stopStream);
 
 // ---------------------------------------------------------------- input
 $<HTMLInputElement>('file').addEventListener('change', (ev) => {

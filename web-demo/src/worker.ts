@@ -3,7 +3,8 @@
 // (transferred, not copied). `?simd=1` / `?simd=0` pin the wasm build (one per realm), so
 // the benchmark runs SIMD and scalar side by side in two workers.
 import { tableToIPC } from 'apache-arrow';
-import { DecodeError, init, simdActive } from 'arrowsmith';
+import { DecodeError, init, memory, simdActive } from 'arrowsmith';
+import { MinMax } from './minmax.js';
 import { runBench, type BenchResult, type DecoderId } from './bench.js';
 import { adapters } from './formats/index.js';
 import type { Opened, Selection, TreeNode } from './formats/types.js';
@@ -12,6 +13,10 @@ import { sniff, type FormatName } from './sniff.js';
 export type WorkerRequest =
   | { type: 'open'; id: number; file: Blob; name: string }
   | { type: 'read'; id: number; sel: Selection }
+  /** Stream one series of the selection into a per-pixel min/max downsample `width` pixels wide. */
+  | { type: 'stream'; id: number; sel: Selection; width: number }
+  /** Stop the running stream (its request answers with an AbortError). */
+  | { type: 'cancel'; id: number }
   | { type: 'bench'; id: number; file: Blob; format: FormatName; decoder: DecoderId; label: string; runs: number };
 
 export interface WireError {
@@ -44,7 +49,30 @@ export type WorkerReply =
     }
   | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number; about?: string }
   | { type: 'bench'; id: number; result: BenchResult }
+  /** A stream's state: its downsample so far (partial) or in full (done). */
+  | { type: 'series'; id: number; done: boolean; plot: SeriesPlot }
   | { type: 'error'; id: number; error: WireError };
+
+export interface SeriesPlot {
+  label: string;
+  xKind: 'row' | 'time';
+  x0: number;
+  x1: number;
+  width: number;
+  min: Float64Array;
+  max: Float64Array;
+  count: Float64Array;
+  rows: number;
+  total: number;
+  batches: number;
+  /** The most rows one batch held. */
+  maxBatchRows: number;
+  /** Wasm memory of the formats' modules (bytes), the largest seen while streaming. */
+  peakWasmBytes: number;
+  /** This worker's JS heap in use (bytes), the largest sampled, where the engine tells it. */
+  peakHeapBytes?: number;
+  ms: number;
+}
 
 const param = new URL(self.location.href).searchParams.get('simd');
 // Settings only: each format's module is loaded (and timed) when a file of it is first opened.
@@ -62,6 +90,50 @@ async function loadFormat(format: FormatName): Promise<number | undefined> {
 const post = (m: WorkerReply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 
 let opened: Opened | undefined;
+/** The running stream: a new file, a new stream or a cancel request aborts it. */
+let streaming: AbortController | undefined;
+
+const wasmBytes = () => Object.values(memory()).reduce((a, b) => a + b, 0);
+const heapBytes = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize;
+
+/** Streams one series batch by batch, folding each into the per-pixel downsample and dropping it. */
+async function stream(id: number, sel: Selection, width: number) {
+  if (!opened?.series) throw new Error('this file has no series to stream');
+  streaming?.abort(new DOMException('a new stream started', 'AbortError'));
+  const ac = (streaming = new AbortController());
+  const t0 = performance.now();
+  const s = await opened.series(sel);
+  const mm = new MinMax(Math.max(1, Math.floor(width)), s.x0, Math.max(s.x0, s.x1));
+  const plot: SeriesPlot = { label: s.label, xKind: s.xKind, x0: s.x0, x1: s.x1, width: mm.width, min: mm.min, max: mm.max, count: mm.count, rows: 0, total: s.total, batches: 0, maxBatchRows: 0, peakWasmBytes: wasmBytes(), peakHeapBytes: heapBytes(), ms: 0 };
+  const send = (done: boolean) => {
+    plot.ms = performance.now() - t0;
+    // Copies: the worker keeps folding into its arrays.
+    post({ type: 'series', id, done, plot: { ...plot, min: mm.min.slice(), max: mm.max.slice(), count: mm.count.slice() } });
+  };
+  let last = 0;
+  try {
+    for await (const b of s.batches(ac.signal)) {
+      if (b.xs) mm.addPoints(b.xs, b.ys, b.valid);
+      else mm.addRows(plot.rows, b.ys, b.valid);
+      plot.rows += b.rows;
+      plot.batches++;
+      plot.maxBatchRows = Math.max(plot.maxBatchRows, b.rows);
+      plot.peakWasmBytes = Math.max(plot.peakWasmBytes, wasmBytes());
+      const heap = heapBytes();
+      if (heap !== undefined) plot.peakHeapBytes = Math.max(plot.peakHeapBytes ?? 0, heap);
+      const now = performance.now();
+      if (now - last > 150) {
+        last = now;
+        post({ type: 'progress', id, done: Math.min(plot.rows, plot.total), total: plot.total, phase: 'streaming' });
+        send(false);
+      }
+    }
+  } finally {
+    if (streaming === ac) streaming = undefined;
+  }
+  ac.signal.throwIfAborted();
+  send(true);
+}
 
 /** Read a Blob reporting bytes as they arrive (a big file shows progress while loading). */
 async function readBlob(file: Blob, id: number): Promise<Uint8Array> {
@@ -89,7 +161,15 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
   const req = ev.data;
   try {
     await ready;
+    if (req.type === 'cancel') {
+      streaming?.abort(new DOMException('stopped', 'AbortError'));
+      streaming = undefined;
+      return;
+    }
+    if (req.type === 'stream') return await stream(req.id, req.sel, req.width);
     if (req.type === 'open') {
+      streaming?.abort(new DOMException('another file was opened', 'AbortError'));
+      streaming = undefined;
       opened?.close?.();
       opened = undefined;
       const file = req.file;

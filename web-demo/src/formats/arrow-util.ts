@@ -1,5 +1,5 @@
 // Small helpers on Arrow tables shared by the adapters (and the page).
-import { DataType, type Table, type Field } from 'apache-arrow';
+import { DataType, type Field, type RecordBatch, type Table } from 'apache-arrow';
 import type { TreeNode } from './types.js';
 
 /** The schema as tree nodes (nested struct/list children below their parent). */
@@ -59,4 +59,23 @@ export function selectColumns(t: Table, columns?: string[], keep?: string): Tabl
   const names = keep && !columns.includes(keep) ? [keep, ...columns] : columns;
   const have = names.filter((c) => t.getChild(c));
   return have.length ? t.select(have) : t;
+}
+
+/**
+ * A numeric column of a batch as plain numbers (no copy unless int64: those become doubles)
+ * and, when it has nulls, a validity test. Batches of the readers hold one chunk per column.
+ */
+export function numbersOf(batch: RecordBatch, name: string): { ys: ArrayLike<number>; valid?: (i: number) => boolean } {
+  const col = batch.getChild(name);
+  if (!col) throw new Error(`the batch has no column ${name}`);
+  const d = col.data.length === 1 ? col.data[0]! : undefined;
+  if (!d || !(DataType.isInt(d.type) || DataType.isFloat(d.type))) throw new Error(`${name} is not a numeric column (${col.type})`);
+  const raw = d.values as ArrayLike<number | bigint>;
+  const ys = raw instanceof BigInt64Array || raw instanceof BigUint64Array ? Float64Array.from(raw as ArrayLike<bigint>, Number) : (raw as ArrayLike<number>);
+  return { ys, valid: d.nullCount > 0 ? (i: number) => d.getValid(i) : undefined };
+}
+
+/** The first numeric column of a schema that is not `time`. */
+export function firstNumeric(fields: Field[]): string | undefined {
+  return fields.find((f) => f.name !== 'time' && (DataType.isInt(f.type) || DataType.isFloat(f.type)))?.name;
 }

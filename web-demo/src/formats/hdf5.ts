@@ -1,8 +1,9 @@
 // HDF5: groups → datasets (shape, dtype) and attributes; a dataset (or a hyperslab of its
 // first dimension) is read into a table. Uses the package's openHdf5 when this build exports it.
 import { exported } from '../exports.js';
-import type { Table } from 'apache-arrow';
-import type { FormatAdapter, Opened, TreeNode } from './types.js';
+import type { RecordBatch, Table } from 'apache-arrow';
+import { firstNumeric, numbersOf } from './arrow-util.js';
+import type { FormatAdapter, Opened, Series, TreeNode } from './types.js';
 import { UnsupportedError } from './types.js';
 
 interface Hdf5Child {
@@ -17,6 +18,7 @@ interface Hdf5Reader {
   info?(path: string): Promise<Record<string, unknown>>;
   attrs(path: string): Promise<unknown> | unknown;
   read(path: string, opts?: { start?: number; count?: number }): Promise<Table>;
+  batches?(path: string, opts?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>;
   close?(): void;
 }
 
@@ -89,6 +91,30 @@ export const hdf5Adapter: FormatAdapter = {
           .filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
           .map(([k, v]) => `${k} ${typeof v === 'string' ? v : show(v)}`);
         return `${sel.path}: ${parts.join(' · ')}`;
+      },
+      // The dataset's first numeric column against its row number, batch by batch.
+      async series(sel): Promise<Series> {
+        if (!sel.path) throw new Error('pick a dataset');
+        if (!f.batches || !f.info) throw new Error('this build cannot stream HDF5 datasets');
+        const path = sel.path;
+        const info = (await f.info(path)) as { shape?: number[] };
+        const total = info.shape?.length ? info.shape[0]! : 1;
+        const batches = f.batches.bind(f);
+        return {
+          label: path,
+          xKind: 'row',
+          x0: 0,
+          x1: total - 1,
+          total,
+          async *batches(signal) {
+            let column: string | undefined;
+            for await (const b of batches(path, { signal })) {
+              column ??= firstNumeric(b.schema.fields);
+              if (column === undefined) throw new Error(`${path} has no numeric column to plot`);
+              yield { rows: b.numRows, ...numbersOf(b, column) };
+            }
+          },
+        };
       },
       close: () => f.close?.(),
     };

@@ -1,8 +1,9 @@
 // Apache TsFile: tables → devices → measurements; reads push the time filter into the
 // reader. Uses the package's openTsFile when this build exports it.
 import { exported } from '../exports.js';
-import type { Table } from 'apache-arrow';
-import type { FormatAdapter, Opened, TreeNode } from './types.js';
+import type { RecordBatch, Table } from 'apache-arrow';
+import { numbersOf } from './arrow-util.js';
+import type { FormatAdapter, Opened, Series, TreeNode } from './types.js';
 import { UnsupportedError } from './types.js';
 
 /** The package's TsFile reader (arrowsmith's `TsFile`), as far as the demo uses it. */
@@ -13,6 +14,7 @@ interface TsFileReader {
   devices(table?: string): Promise<unknown[]> | unknown[];
   timeseries?(): Promise<{ device: string; measurement: string; type?: string; count?: number; start?: bigint | number; end?: bigint | number; chunks?: number }[]>;
   read(q: { table?: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; limit?: number }): Promise<Table>;
+  batches?(q: { table?: string; devices?: string[]; columns?: string[]; signal?: AbortSignal }): AsyncIterable<RecordBatch>;
   close?(): void;
 }
 
@@ -113,6 +115,30 @@ export const tsfileAdapter: FormatAdapter = {
         if (!wanted.length) return undefined;
         const t = (x: number) => (Number.isFinite(x) ? new Date(x).toISOString() : '?');
         return wanted.map(([k, d]) => `${k}: ${d.n} series, ${d.points.toLocaleString('en-US')} points, ${t(d.start)} → ${t(d.end)}`).join('\n');
+      },
+      // One measurement of one device (the ticked ones, else the first numeric), against time.
+      async series(sel): Promise<Series> {
+        if (!f.batches || !f.timeseries) throw new Error('this build cannot stream TsFile series');
+        const numeric = /^(INT32|INT64|FLOAT|DOUBLE|TIMESTAMP)$/;
+        const all = (await f.timeseries()).filter((s) => numeric.test(String(s.type)) && (s.count ?? 0) > 0);
+        const s = all.find((x) => (!sel.devices?.length || sel.devices.includes(x.device)) && (!sel.columns?.length || sel.columns.includes(x.measurement)));
+        if (!s) throw new Error('no numeric series in the selection');
+        const batches = f.batches.bind(f);
+        const table = tables.find((t) => s.device === t || s.device.startsWith(`${t}.`));
+        return {
+          label: `${s.device} ${s.measurement}`,
+          xKind: 'time',
+          x0: Number(s.start),
+          x1: Number(s.end),
+          // Rows of the device (aligned series hold nulls where a field has no value).
+          total: Math.max(...all.filter((x) => x.device === s.device).map((x) => x.count ?? 0)),
+          async *batches(signal) {
+            for await (const b of batches({ table, devices: [s.device], columns: [s.measurement], signal })) {
+              const time = b.getChild('time')!.data[0]!;
+              yield { rows: b.numRows, xs: time.values as ArrayLike<bigint>, ...numbersOf(b, s.measurement) };
+            }
+          },
+        };
       },
       close: () => f.close?.(),
     };

@@ -47,6 +47,30 @@ export interface Opened {
   /** A few lines about what the selection points at (HDF5 layout/chunks/filters, TsFile series). */
   describe?(sel: Selection): Promise<string | undefined>;
   close?(): void;
+  /** One numeric series of the selection, streamed by batches (big files: never read whole). */
+  series?(sel: Selection): Promise<Series>;
+}
+
+/**
+ * A numeric series streamed batch by batch: x is the row number (HDF5) or the time (TsFile),
+ * from x0 to x1 inclusive; `total` rows in all (for the progress bar).
+ */
+export interface Series {
+  label: string;
+  xKind: 'row' | 'time';
+  x0: number;
+  x1: number;
+  total: number;
+  /** Batches in order; `xs` undefined means rows numbered on from the previous batch. */
+  batches(signal: AbortSignal): AsyncIterable<SeriesBatch>;
+}
+
+export interface SeriesBatch {
+  rows: number;
+  xs?: ArrayLike<number | bigint>;
+  ys: ArrayLike<number>;
+  /** Absent: every value is valid. */
+  valid?: (i: number) => boolean;
 }
 
 export type Progress = (done: number, total: number) => void;
