@@ -384,6 +384,11 @@ export class FileReaderBase {
     return bytes;
   }
 
+  /** Bytes supplied since the cache was last cleared (kept ranges included). @internal */
+  protected get suppliedBytes(): number {
+    return this.loaded.reduce((n, [a, b]) => n + (b - a), 0);
+  }
+
   /** Ranges supplied by prefetch since the cache was last cleared. @internal */
   private loaded: [number, number][] = [];
 

@@ -80,6 +80,9 @@ export interface TsFileBatchQuery extends TsFileQuery {
   rows?: number;
 }
 
+/** Fetched bytes the windows of one device keep supplied for the next window, at most. */
+const HOLD_BYTES = 64 * 1024 * 1024;
+
 /** Output bytes a default batch holds, about (as HDF5's batches). */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
@@ -280,23 +283,37 @@ export class TsFile extends FileReaderBase {
       return;
     }
     let left = q.limit ?? Infinity;
-    for (const d of devices) {
-      for (const [a, b] of await this.#windows(d, q, rows)) {
-        let from = a;
-        for (;;) {
-          if (left <= 0) return;
-          const want = Math.min(rows, left);
-          const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }));
-          left -= batch.numRows;
-          if (batch.numRows > 0) yield batch;
-          // Fewer rows than asked: the window is done; else go on after the last time read.
-          if (batch.numRows < want || left <= 0) break;
-          from = lastTime(batch) + 1n;
-          if (b !== undefined && from > toBig(b)!) break;
+    try {
+      for (const d of devices) {
+        // Windows of one device share chunks: the bytes fetched for one window stay supplied
+        // for the next (a Blob or URL source), up to HOLD_BYTES, instead of being fetched again.
+        this.#hold = !this.byteHost;
+        for (const [a, b] of await this.#windows(d, q, rows)) {
+          let from = a;
+          for (;;) {
+            if (left <= 0) return;
+            const want = Math.min(rows, left);
+            if (this.suppliedBytes > HOLD_BYTES) this.release();
+            const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }));
+            left -= batch.numRows;
+            if (batch.numRows > 0) yield batch;
+            // Fewer rows than asked: the window is done; else go on after the last time read.
+            if (batch.numRows < want || left <= 0) break;
+            from = lastTime(batch) + 1n;
+            if (b !== undefined && from > toBig(b)!) break;
+          }
         }
+        this.#hold = false;
+        this.release();
       }
+    } finally {
+      this.#hold = false;
+      this.release();
     }
   }
+
+  /** While true, reads leave their fetched bytes supplied (windows of one device). */
+  #hold = false;
 
   /** Field columns a batch of the query holds (for the default rows per batch). */
   #fieldCount(q: TsFileQuery): number {
@@ -355,7 +372,7 @@ export class TsFile extends FileReaderBase {
       return await this.call(() => this.handle.read(query), q.signal);
     } finally {
       query.free();
-      this.release();
+      if (!this.#hold) this.release();
     }
   }
 }

@@ -93,6 +93,19 @@ describe('TsFile (wasm, Node)', () => {
     });
   }
 
+  it('batches of one device from a ranged source fetch its chunks once, not once per window', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_long_pages_ts2diff_lz4.tsfile')!;
+    let fetched = 0;
+    const source = { size: data.length, read: async (offset: number, length: number) => ((fetched += length), data.slice(offset, offset + length)) };
+    const f = await openTsFile(source);
+    const opened = fetched;
+    const batches: RecordBatch[] = [];
+    for await (const b of f.batches({ table: json.table, timeUnit: json.time_unit, rows: 50 })) batches.push(b);
+    expect(batches.length).toBeGreaterThan(20);
+    expect(tableMismatches(concat(batches), json)).toEqual([]);
+    expect(fetched - opened).toBeLessThan(2 * data.length);
+  });
+
   it('times beyond ±2^53: a unit apache-arrow cannot read them in is a DecodeError; in ns every value reads', async () => {
     const { data, json } = fixtures.find((f) => f.name === 'cpp_time_extremes.tsfile')!;
     const f = await openTsFile(data);
