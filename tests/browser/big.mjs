@@ -4,7 +4,8 @@
 // Its structure must show at once (the lazy open, a 10,000-row preview, no whole read), its
 // dataset must stream with a progress bar to 100 % into a per-pixel min/max plot equal to the
 // min/max h5py computes over the same row ranges (spikes included), in bounded memory; Stop
-// and opening another file abort a running stream.
+// and opening another file abort a running stream. Then a one-device TsFile (PyPI writer)
+// streams a ticked measurement against time, pixel by pixel equal to the official reader.
 //
 //   npm run test:big          (ARROWSMITH_BIG_MIB=256 for a quicker, smaller run)
 import { execFileSync } from 'node:child_process';
@@ -198,6 +199,31 @@ try {
       report(end === 'stopped' && other.name === 'vl_latest.h5' && !other.panel, `opening another file aborts the stream (${ms} ms) and shows the new file (no stream panel for a small file)`, JSON.stringify({ end, ...other }));
     }
   }
+
+  // 4. A single-device TsFile (PyPI writer, 4M rows, ~88 MiB): a ticked measurement streams
+  // in several bounded batches against time; every pixel equals the official reader's.
+  const ts = join(tmp, 'big.tsfile');
+  const tgen = JSON.parse(execFileSync(python, [join(root, 'bench/big_gen.py'), 'tsfile', ts, '--rows', '4000000', '--devices', '1'], { encoding: 'utf8' }));
+  console.log(`  TsFile written: ${tgen.rows.toLocaleString('en-US')} rows, one device, ${MiB(tgen.bytes)} in ${tgen.seconds.toFixed(1)} s`);
+  await page.setInputFiles('#file', ts);
+  await page.waitForFunction(() => document.querySelector('#tree [data-column="s2"]') && !window.arrowsmithDemo.busy && document.getElementById('filename').textContent === 'big.tsfile', null, { timeout: 120_000 });
+  const tsPreview = await page.evaluate(() => window.arrowsmithDemo.table?.numRows);
+  report(tsPreview === 10_000 && (await page.isVisible('#stream-panel')), 'TsFile: structure, a 10,000-row preview and the stream panel', `preview ${tsPreview}`);
+  await page.check('#tree [data-column="s2"]');
+  await page.click('#stream-run');
+  await page.waitForFunction(() => window.arrowsmithDemo.stream?.state !== 'running' && window.arrowsmithDemo.stream?.plot?.label?.endsWith('s2'), null, { timeout: 600_000 });
+  const tplot = await page.evaluate(() => {
+    const s = window.arrowsmithDemo.stream;
+    return { state: s.state, error: s.error, ...s.plot, min: Array.from(s.plot.min), max: Array.from(s.plot.max), count: Array.from(s.plot.count) };
+  });
+  report(tplot.state === 'done' && tplot.rows === tgen.rows && tplot.total === tgen.rows, `TsFile: ${tplot.label} streamed to 100 % (${tplot.rows} rows)`, `${tplot.state} ${tplot.error ?? ''}`);
+  report(tplot.batches >= 4 && tplot.maxBatchRows < tgen.rows / 2, `TsFile: one device streams in ${tplot.batches} bounded batches (at most ${tplot.maxBatchRows.toLocaleString('en-US')} rows)`);
+  const twant = JSON.parse(execFileSync(python, [join(root, 'bench/big_minmax.py'), ts, String(tplot.width), '--tsfile', 'big.s2'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  const tbad = [];
+  for (let p = 0; p < tplot.width; p++) {
+    if (tplot.min[p] !== twant.min[p] || tplot.max[p] !== twant.max[p] || tplot.count[p] !== twant.count[p]) tbad.push(`pixel ${p}: [${tplot.min[p]}, ${tplot.max[p]}] ×${tplot.count[p]} != [${twant.min[p]}, ${twant.max[p]}] ×${twant.count[p]}`);
+  }
+  report(tbad.length === 0 && twant.rows === tgen.rows, `TsFile: min/max of every one of ${tplot.width} time pixels equal the official reader's`, tbad.slice(0, 3).join('; '));
   report(errors.length === 0, 'no page errors', errors.join('; '));
 } catch (e) {
   report(false, 'big-file demo test crashed', String(e?.stack ?? e).split('\n').slice(0, 3).join(' '));

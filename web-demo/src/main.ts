@@ -160,6 +160,8 @@ async function openFile(f: File) {
   stopStream(); // the worker's open aborts it too; its state turns 'stopped' when it ends
   demo.treeShownAt = undefined;
   $('stream-panel').hidden = true;
+  $<HTMLButtonElement>('stream-run').disabled = false;
+  $<HTMLButtonElement>('stream-stop').disabled = true;
   $('stream-progress-box').hidden = true;
   sel.path = undefined;
   sel.columns.clear();
@@ -404,6 +406,8 @@ grid.onCell = (row, col, value) => {
 // ---------------------------------------------------------------- streaming a series
 const STREAM_MARGIN = { left: 64, right: 12 };
 let streamId = 0;
+/** The file generation of the last stream started. */
+let streamGen = 0;
 
 function clearCanvas(c: HTMLCanvasElement) {
   c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
@@ -428,7 +432,9 @@ function drawStream(plot: SeriesPlot) {
 }
 
 async function streamSeries() {
-  if (!file || demo.stream?.state === 'running') return;
+  // A stream of a previous file may still be winding down (aborted already): go ahead.
+  if (!file || (demo.stream?.state === 'running' && streamGen === generation)) return;
+  streamGen = generation;
   const gen = generation;
   const id = ++streamId;
   const canvas = $<HTMLCanvasElement>('stream-chart');
