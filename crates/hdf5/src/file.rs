@@ -7,7 +7,7 @@ use arrowsmith_core::{ByteSource, Result};
 use crate::ctx::Ctx;
 use crate::limits::DEFAULT_MAX_READ_BYTES;
 use crate::superblock::Superblock;
-use crate::{global_heap, retry_memo};
+use crate::{chunk_cache, global_heap, retry_memo};
 
 /// An open file: the superblock, nothing else (all other state is re-read per call).
 #[derive(Debug, Clone)]
@@ -23,6 +23,8 @@ pub struct Hdf5File {
     pub(crate) gcol: global_heap::GcolCache,
     /// Decoded chunks of a read that stopped for missing heap bytes (see [`retry_memo`]).
     pub(crate) memo: retry_memo::RetryMemo,
+    /// Decoded chunks a read covered in part, for the next window (see [`chunk_cache`]).
+    pub(crate) chunks: chunk_cache::ChunkCache,
 }
 
 impl Hdf5File {
@@ -32,13 +34,16 @@ impl Hdf5File {
             max_read_bytes: DEFAULT_MAX_READ_BYTES,
             gcol: Default::default(),
             memo: Default::default(),
+            chunks: Default::default(),
         })
     }
 
-    /// Drop cached global heap tables (only needed if the file's bytes could change).
+    /// Drop cached global heap tables and decoded chunks (only needed if the file's bytes
+    /// could change).
     pub fn clear_cache(&self) {
         self.gcol.clear();
         self.memo.clear();
+        self.chunks.clear();
     }
 
     pub(crate) fn ctx<'a>(&'a self, src: &'a dyn ByteSource) -> Ctx<'a> {

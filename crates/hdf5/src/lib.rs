@@ -22,8 +22,10 @@ mod plan;
 mod read;
 mod schema;
 mod walk;
-// The selection's bytes: contiguous, compact or chunked.
+// The selection's bytes: contiguous, compact or chunked (decoded chunks kept for the next window).
+mod chunk_cache;
 mod chunk_copy;
+mod chunked;
 mod selection;
 // On-disk structures.
 mod btree_v1;
