@@ -39,13 +39,17 @@ with h5py.File(${JSON.stringify(file)}, "w") as f:
 async function stream(file, source, batchRows) {
   const src = source === 'Blob' ? await openAsBlob(file) : file;
   const t = performance.now();
-  await using f = await openHdf5(src);
+  const f = await openHdf5(src);
   let sum = 0;
   let count = 0;
-  for await (const b of f.batches('/x', batchRows ? { rows: batchRows } : {})) {
-    const v = b.getChildAt(0).toArray();
-    for (let i = 0; i < v.length; i += 4096) sum += v[i];
-    count += b.numRows;
+  try {
+    for await (const b of f.batches('/x', batchRows ? { rows: batchRows } : {})) {
+      const v = b.getChildAt(0).toArray();
+      for (let i = 0; i < v.length; i += 4096) sum += v[i];
+      count += b.numRows;
+    }
+  } finally {
+    await f.close();
   }
   if (count !== n) throw new Error(`${file}: ${count} rows, want ${n}`);
   return { s: (performance.now() - t) / 1000, sum };
