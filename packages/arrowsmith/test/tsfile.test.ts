@@ -19,6 +19,13 @@ describe('TsFile (wasm, Node)', () => {
     expect(fixtures.filter((f) => f.name.startsWith('java_')).length).toBeGreaterThan(3);
   });
 
+  it('PyPI tsfile: 1,000 devices, some with a null tag (either tag)', () => {
+    const { json } = fixtures.find((f) => f.name === 'cpp_1000_devices_null_tags.tsfile')!;
+    expect(json.devices.length).toBe(1000);
+    expect(json.devices.filter((d: { tags: unknown[] }) => d.tags[0] === null).length).toBeGreaterThan(0);
+    expect(json.devices.filter((d: { tags: unknown[] }) => d.tags[1] === null).length).toBeGreaterThan(100);
+  });
+
   it('Java 2.0.3 and 2.4.0 fixtures hold every type, each with its default and other encodings and compressions, nulls and a 200-column table', () => {
     const types = ['BOOLEAN', 'INT32', 'INT64', 'FLOAT', 'DOUBLE', 'TEXT', 'STRING', 'BLOB', 'DATE', 'TIMESTAMP'];
     for (const v of ['203', '240']) {
@@ -44,7 +51,8 @@ describe('TsFile (wasm, Node)', () => {
       const f = await openTsFile(data, options());
       const t = await f.read({ table: json.table, timeUnit: json.time_unit });
       expect(tableMismatches(t, json)).toEqual([]);
-    });
+      // Pools of workers on a shared 2-core machine: cpp_1000_devices_null_tags takes seconds.
+    }, 60_000);
   }
 
   for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.model === 'tree')) {
@@ -57,7 +65,7 @@ describe('TsFile (wasm, Node)', () => {
         points += n;
       }
       expect(points).toBeGreaterThan(0);
-    });
+    }, 60_000);
   }
 
   // Bounded batches: several per device (each window at most `rows` rows), together the
