@@ -19,6 +19,10 @@ describe('TsFile (wasm, Node)', () => {
     expect(fixtures.filter((f) => f.name.startsWith('java_')).length).toBeGreaterThan(3);
   });
 
+  it('IoTDB server files: a sequence, an unsequence and a compacted file (tree model, read as the other tree fixtures)', () => {
+    for (const kind of ['seq', 'unseq', 'compacted']) expect(fixtures.find((f) => f.name === `iotdb_${kind}.tsfile`)?.json.model).toBe('tree');
+  });
+
   it('PyPI tsfile: 1,000 devices, some with a null tag (either tag)', () => {
     const { json } = fixtures.find((f) => f.name === 'cpp_1000_devices_null_tags.tsfile')!;
     expect(json.devices.length).toBe(1000);
