@@ -180,7 +180,7 @@ describe('TsFile (wasm, Node)', () => {
   }
 
   it('pushes a time range and a tag filter into the reader', async () => {
-    const { data, json } = fixtures.find((f) => f.json.devices?.length > 1 && f.json.devices[0].columns)!;
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
     const f = await openTsFile(data);
     const dev = json.devices[1];
     const times = (dev.columns.time as number[]).map(BigInt);
