@@ -61,32 +61,40 @@ fn be<const N: usize>(buf: &[u8], pos: usize) -> Option<[u8; N]> {
 }
 
 impl Parser<'_> {
-    /// The lane for `b`'s storage: up to `max` values that the column takes as they are.
+    /// The lane for `b`'s storage: up to `max` values that the column takes as they are,
+    /// nil included (a placeholder value and a validity bit, in the same pass).
     /// Returns the number taken (0: nothing consumed).
     #[inline(always)]
     pub(crate) fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
+        let mut nulls = Nulls {
+            bits: &mut b.validity,
+            before: b.len,
+            done: 0,
+            had: None,
+        };
         let n = match &mut b.data {
-            Data::I32(v) => self.int_lane(v, max),
-            Data::I64(v) => self.int_lane(v, max),
-            Data::U64(v) => self.int_lane(v, max),
-            Data::F64(v) => self.f64_lane(v, max),
-            Data::F32(v) => self.f32_lane(v, max),
-            Data::Bool(m) => self.bool_lane(m, max),
+            Data::I32(v) => self.int_lane(v, &mut nulls, max),
+            Data::I64(v) => self.int_lane(v, &mut nulls, max),
+            Data::U64(v) => self.int_lane(v, &mut nulls, max),
+            Data::F64(v) => self.f64_lane(v, &mut nulls, max),
+            Data::F32(v) => self.f32_lane(v, &mut nulls, max),
+            Data::Bool(m) => self.bool_lane(m, &mut nulls, max),
             Data::Bytes {
                 utf8: true,
                 offsets,
                 data,
-            } => self.str_lane(offsets, data, max),
+            } => self.str_lane(offsets, data, &mut nulls, max),
             _ => 0,
         };
-        b.valid_n(n);
+        nulls.finish(n);
+        b.len += n;
         n
     }
 
     /// Up to `max` ints that fit `T`; stops (without consuming) at anything else,
     /// including a truncated header or an int that needs a wider column.
     #[inline(always)]
-    fn int_lane<T: IntSlot>(&mut self, v: &mut Vec<T>, max: usize) -> usize {
+    fn int_lane<T: IntSlot>(&mut self, v: &mut Vec<T>, nulls: &mut Nulls, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let first = v.len();
@@ -97,6 +105,11 @@ impl Parser<'_> {
             // Each arm checks that its bytes are there and that the value fits, and stops
             // the lane otherwise (the checks fold away where a type always fits).
             let x = match t {
+                0xc0 => {
+                    nulls.null(v.len() - first);
+                    pos += 1;
+                    T::default()
+                }
                 0x00..=0x3f | 0xe0..=0xff => {
                     let Some(x) = T::signed(t as i8 as i64) else {
                         break;
@@ -170,7 +183,7 @@ impl Parser<'_> {
 
     /// Up to `max` floats or ints into a Float64 column.
     #[inline(always)]
-    fn f64_lane(&mut self, v: &mut Vec<f64>, max: usize) -> usize {
+    fn f64_lane(&mut self, v: &mut Vec<f64>, nulls: &mut Nulls, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let first = v.len();
@@ -180,6 +193,10 @@ impl Parser<'_> {
             let Some(&t) = buf.get(pos) else { break };
             let (x, w) = match t {
                 0x40..=0x7f if refs => break,
+                0xc0 => {
+                    nulls.null(v.len() - first);
+                    (0.0, 1)
+                }
                 0xcb => match be::<8>(buf, pos) {
                     Some(p) => (f64::from_be_bytes(p), 9),
                     None => break,
@@ -232,17 +249,22 @@ impl Parser<'_> {
 
     /// Up to `max` float32 values into a Float32 column.
     #[inline(always)]
-    fn f32_lane(&mut self, v: &mut Vec<f32>, max: usize) -> usize {
+    fn f32_lane(&mut self, v: &mut Vec<f32>, nulls: &mut Nulls, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let first = v.len();
         let end = first.saturating_add(max);
         while v.len() < end {
-            let Some(&[0xca, a, b, c, d]) = buf.get(pos..pos + 5) else {
+            if let Some(&[0xca, a, b, c, d]) = buf.get(pos..pos + 5) {
+                pos += 5;
+                v.push(f32::from_be_bytes([a, b, c, d]));
+            } else if buf.get(pos) == Some(&0xc0) {
+                nulls.null(v.len() - first);
+                pos += 1;
+                v.push(0.0);
+            } else {
                 break;
-            };
-            pos += 5;
-            v.push(f32::from_be_bytes([a, b, c, d]));
+            }
         }
         self.pos = pos;
         v.len() - first
@@ -250,13 +272,16 @@ impl Parser<'_> {
 
     /// Up to `max` bools into a Bool column.
     #[inline(always)]
-    fn bool_lane(&mut self, m: &mut Bitmap, max: usize) -> usize {
+    fn bool_lane(&mut self, m: &mut Bitmap, nulls: &mut Nulls, max: usize) -> usize {
         let run = self.buf[self.pos..]
             .iter()
             .take(max)
-            .take_while(|&&t| t & 0xfe == 0xc2);
+            .take_while(|&&t| t & 0xfe == 0xc2 || t == 0xc0);
         let mut n = 0;
         for &t in run {
+            if t == 0xc0 {
+                nulls.null(n);
+            }
             m.push(t == 0xc3);
             n += 1;
         }
@@ -264,10 +289,91 @@ impl Parser<'_> {
         n
     }
 
-    /// Up to `max` valid-UTF-8 strs (fixstr, str8, str16) into a Utf8 column; stops
-    /// (without consuming) at anything else or any problem.
+    /// Up to `max` valid-UTF-8 strs (fixstr, str8, str16) or nils into a Utf8 column;
+    /// stops (without consuming) at anything else or any problem.
+    ///
+    /// The run is copied first (headers read, bytes and offsets appended, no per-value
+    /// validation) and its data validated at once: an ASCII check over the whole region,
+    /// else one UTF-8 check over it plus a char-boundary check at each string start (a
+    /// concatenation of strings is valid UTF-8 with every start on a char boundary exactly
+    /// when every string is valid). A run that fails is rolled back and taken again string
+    /// by string, stopping before the bad one, so that `value` reports it.
     #[inline(always)]
-    fn str_lane(&mut self, offsets: &mut Vec<i32>, data: &mut Vec<u8>, max: usize) -> usize {
+    fn str_lane(
+        &mut self,
+        offsets: &mut Vec<i32>,
+        data: &mut Vec<u8>,
+        nulls: &mut Nulls,
+        max: usize,
+    ) -> usize {
+        // Data grows by at most the remaining input: then every offset fits i32.
+        if i32::try_from(data.len() + self.remaining()).is_err() {
+            return self.str_lane_checked(offsets, data, nulls, max);
+        }
+        let buf = self.buf;
+        let mut pos = self.pos;
+        let (data0, off0) = (data.len(), offsets.len());
+        let mut n = 0;
+        while n < max {
+            let Some(&t) = buf.get(pos) else { break };
+            let (h, len) = match t {
+                0xa0..=0xbf => (1, (t & 0x1f) as usize),
+                0xc0 => {
+                    nulls.null(n);
+                    offsets.push(data.len() as i32);
+                    pos += 1;
+                    n += 1;
+                    continue;
+                }
+                0xd9 => match be::<1>(buf, pos) {
+                    Some([l]) => (2, l as usize),
+                    None => break,
+                },
+                0xda => match be::<2>(buf, pos) {
+                    Some(p) => (3, u16::from_be_bytes(p) as usize),
+                    None => break,
+                },
+                _ => break,
+            };
+            let at = pos + h;
+            // Short strings: one fixed 16-byte copy (no length-dependent memcpy call),
+            // the tail dropped again.
+            if let (true, Some(w)) = (len <= 16, buf.get(at..at + 16)) {
+                let w: &[u8; 16] = w.try_into().unwrap_or(&[0; 16]);
+                let keep = data.len() + len;
+                data.extend_from_slice(w);
+                data.truncate(keep);
+            } else if let Some(s) = buf.get(at..at + len) {
+                data.extend_from_slice(s);
+            } else {
+                break;
+            }
+            offsets.push(data.len() as i32);
+            pos = at + len;
+            n += 1;
+        }
+        if !utf8_strings(data, data0, &offsets[off0..]) {
+            // Taken again string by string, up to the bad one.
+            data.truncate(data0);
+            offsets.truncate(off0);
+            nulls.rollback();
+            return self.str_lane_checked(offsets, data, nulls, max);
+        }
+        self.pos = pos;
+        n
+    }
+
+    /// `str_lane` validating each string before it is taken (the runs that fail the
+    /// batched check, and data near the 2^31-byte offset limit).
+    #[cold]
+    #[inline(never)]
+    fn str_lane_checked(
+        &mut self,
+        offsets: &mut Vec<i32>,
+        data: &mut Vec<u8>,
+        nulls: &mut Nulls,
+        max: usize,
+    ) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let mut n = 0;
@@ -275,6 +381,7 @@ impl Parser<'_> {
             let Some(&t) = buf.get(pos) else { break };
             let (h, len) = match t {
                 0xa0..=0xbf => (1, (t & 0x1f) as usize),
+                0xc0 => (1, 0),
                 0xd9 => match be::<1>(buf, pos) {
                     Some([l]) => (2, l as usize),
                     None => break,
@@ -291,8 +398,11 @@ impl Parser<'_> {
             let Ok(end) = i32::try_from(data.len() + len) else {
                 break;
             };
-            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            if std::str::from_utf8(s).is_err() {
                 break;
+            }
+            if t == 0xc0 {
+                nulls.null(n);
             }
             data.extend_from_slice(s);
             offsets.push(end);
@@ -385,6 +495,72 @@ impl Parser<'_> {
         self.pos += n * stride;
         b.valid_n(n);
         Some(n)
+    }
+}
+
+/// Whether the strings appended to `data` from `data0` on, ending at `ends`, are each
+/// valid UTF-8: the region is ASCII, or valid UTF-8 with every string starting on a char
+/// boundary (not at a continuation byte 0x80–0xbf).
+fn utf8_strings(data: &[u8], data0: usize, ends: &[i32]) -> bool {
+    let region = &data[data0..];
+    if region.is_ascii() {
+        return true;
+    }
+    std::str::from_utf8(region).is_ok()
+        && ends
+            .iter()
+            .all(|&e| data.get(e as usize).is_none_or(|&b| b as i8 >= -64))
+}
+
+/// The validity a lane writes as it goes: nothing per valid value; a nil appends the
+/// valid bits since the previous nil and its own null bit (creating the bitmap, all set
+/// up to there, at a column's first nil).
+pub(crate) struct Nulls<'b> {
+    bits: &'b mut Option<Bitmap>,
+    /// The column's length before the lane.
+    before: usize,
+    /// Lane values whose validity is written.
+    done: usize,
+    /// Whether the bitmap existed before the lane (for `rollback`).
+    had: Option<bool>,
+}
+
+impl Nulls<'_> {
+    /// The lane's value `at` (0-based within the lane) is nil.
+    #[inline(always)]
+    fn null(&mut self, at: usize) {
+        self.had.get_or_insert(self.bits.is_some());
+        match self.bits {
+            Some(m) => m.push_n(true, at - self.done),
+            None => *self.bits = Some(Bitmap::filled(self.before + at, true)),
+        }
+        if let Some(m) = self.bits {
+            m.push(false);
+        }
+        self.done = at + 1;
+    }
+
+    /// The lane took `n` values: the valid bits after its last nil.
+    #[inline(always)]
+    fn finish(self, n: usize) {
+        if let Some(m) = self.bits {
+            m.push_n(true, n - self.done);
+        }
+    }
+
+    /// Forget the lane's validity (its values are rolled back).
+    fn rollback(&mut self) {
+        match self.had {
+            Some(false) => *self.bits = None,
+            Some(true) => {
+                if let Some(m) = self.bits {
+                    m.truncate(self.before);
+                }
+            }
+            None => {}
+        }
+        self.had = None;
+        self.done = 0;
     }
 }
 

@@ -16,6 +16,8 @@ pub(crate) type Result<T = ()> = std::result::Result<T, DecodeError>;
 const RUN_PAYS: usize = 64;
 const BACKOFF_MIN: usize = 8;
 const BACKOFF_MAX: usize = 4096;
+/// Values a lane takes, when no cooldown is running, before a fast path is tried again.
+const LANE_STEP: usize = 256;
 
 pub(crate) struct Parser<'a> {
     pub(crate) buf: &'a [u8],
@@ -298,11 +300,15 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            // General path. Int32, Float64 and Utf8 columns take a tight loop over the
-            // tags they accept (one call per run, not per value).
+            // General path. Int, float, bool and Utf8 columns take a tight loop over the
+            // tags they accept and nil (one call per run, not per value).
             // After a short fast run, only up to the cooldown, so that the next run is seen.
+            // Lanes take nil too, so without a cooldown a lane goes at most LANE_STEP values
+            // before a fast path is tried again (a long fixint run after a nil).
             let lim = if self.cooldown > 0 {
                 self.cooldown.min(left)
+            } else if self.opts.fast_path {
+                left.min(LANE_STEP)
             } else {
                 left
             };
