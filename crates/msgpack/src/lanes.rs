@@ -66,12 +66,7 @@ impl Parser<'_> {
     /// Returns the number taken (0: nothing consumed).
     #[inline(always)]
     pub(crate) fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
-        let mut nulls = Nulls {
-            bits: &mut b.validity,
-            before: b.len,
-            done: 0,
-            had: None,
-        };
+        let mut nulls = Nulls::new(&mut b.validity, b.len, std::mem::take(&mut self.scratch.nulls));
         let n = match &mut b.data {
             Data::I32(v) => self.int_lane(v, &mut nulls, max),
             Data::I64(v) => self.int_lane(v, &mut nulls, max),
@@ -86,7 +81,7 @@ impl Parser<'_> {
             } => self.str_lane(offsets, data, &mut nulls, max),
             _ => 0,
         };
-        nulls.finish(n);
+        self.scratch.nulls = nulls.finish(n);
         b.len += n;
         n
     }
@@ -512,55 +507,65 @@ fn utf8_strings(data: &[u8], data0: usize, ends: &[i32]) -> bool {
             .all(|&e| data.get(e as usize).is_none_or(|&b| b as i8 >= -64))
 }
 
-/// The validity a lane writes as it goes: nothing per valid value; a nil appends the
-/// valid bits since the previous nil and its own null bit (creating the bitmap, all set
-/// up to there, at a column's first nil).
+/// The validity a lane writes as it goes: nothing per valid value; a nil clears its bit
+/// in a lane-local byte buffer (all set otherwise), appended to the column's bitmap in
+/// bulk when the lane ends (creating the bitmap, all set up to there, at a first nil).
 pub(crate) struct Nulls<'b> {
     bits: &'b mut Option<Bitmap>,
     /// The column's length before the lane.
     before: usize,
-    /// Lane values whose validity is written.
-    done: usize,
-    /// Whether the bitmap existed before the lane (for `rollback`).
-    had: Option<bool>,
+    /// Validity bits of the lane's values (LSB first), as far as a nil has needed them.
+    local: Vec<u8>,
+    /// Whether any value of the lane was nil.
+    any: bool,
 }
 
-impl Nulls<'_> {
+impl<'b> Nulls<'b> {
+    #[inline(always)]
+    fn new(bits: &'b mut Option<Bitmap>, before: usize, local: Vec<u8>) -> Self {
+        Nulls {
+            bits,
+            before,
+            local,
+            any: false,
+        }
+    }
+
     /// The lane's value `at` (0-based within the lane) is nil.
     #[inline(always)]
     fn null(&mut self, at: usize) {
-        self.had.get_or_insert(self.bits.is_some());
-        match self.bits {
-            Some(m) => m.push_n(true, at - self.done),
-            None => *self.bits = Some(Bitmap::filled(self.before + at, true)),
+        let byte = at / 8;
+        if byte >= self.local.len() {
+            self.local.resize(byte + 1 + byte / 2, 0xff);
         }
-        if let Some(m) = self.bits {
-            m.push(false);
-        }
-        self.done = at + 1;
+        self.local[byte] &= !(1 << (at % 8));
+        self.any = true;
     }
 
-    /// The lane took `n` values: the valid bits after its last nil.
+    /// The lane took `n` values: their validity goes to the column's bitmap. Returns the
+    /// local buffer for reuse.
     #[inline(always)]
-    fn finish(self, n: usize) {
-        if let Some(m) = self.bits {
-            m.push_n(true, n - self.done);
+    fn finish(mut self, n: usize) -> Vec<u8> {
+        if self.any {
+            let need = n.div_ceil(8);
+            // Bytes past the last nil were never written: all valid.
+            if self.local.len() < need {
+                self.local.resize(need, 0xff);
+            }
+            self.bits
+                .get_or_insert_with(|| Bitmap::filled(self.before, true))
+                .extend_from_lsb_first(&self.local, 0, n);
+        } else if let Some(m) = self.bits {
+            m.push_n(true, n);
         }
+        self.local.clear();
+        self.local
     }
 
-    /// Forget the lane's validity (its values are rolled back).
+    /// Forget the lane's nils (its values are rolled back).
     fn rollback(&mut self) {
-        match self.had {
-            Some(false) => *self.bits = None,
-            Some(true) => {
-                if let Some(m) = self.bits {
-                    m.truncate(self.before);
-                }
-            }
-            None => {}
-        }
-        self.had = None;
-        self.done = 0;
+        self.local.clear();
+        self.any = false;
     }
 }
 
@@ -571,6 +576,8 @@ pub(crate) struct Scratch {
     u16: Vec<u16>,
     u32: Vec<u32>,
     i32: Vec<i32>,
+    /// The lanes' validity bytes (`Nulls`).
+    nulls: Vec<u8>,
 }
 
 /// The payloads of `recs` (records of one tag) appended to `dst`, native order; returns
