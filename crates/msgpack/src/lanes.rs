@@ -66,7 +66,11 @@ impl Parser<'_> {
     /// Returns the number taken (0: nothing consumed).
     #[inline(always)]
     pub(crate) fn lane(&mut self, b: &mut Builder, max: usize) -> usize {
-        let mut nulls = Nulls::new(&mut b.validity, b.len, std::mem::take(&mut self.scratch.nulls));
+        let mut nulls = Nulls::new(
+            &mut b.validity,
+            b.len,
+            std::mem::take(&mut self.scratch.nulls),
+        );
         let n = match &mut b.data {
             Data::I32(v) => self.int_lane(v, &mut nulls, max),
             Data::I64(v) => self.int_lane(v, &mut nulls, max),
@@ -311,24 +315,15 @@ impl Parser<'_> {
         let mut n = 0;
         while n < max {
             let Some(&t) = buf.get(pos) else { break };
-            let (h, len) = match t {
-                0xa0..=0xbf => (1, (t & 0x1f) as usize),
-                0xc0 => {
-                    nulls.null(n);
-                    offsets.push(data.len() as i32);
-                    pos += 1;
-                    n += 1;
-                    continue;
-                }
-                0xd9 => match be::<1>(buf, pos) {
-                    Some([l]) => (2, l as usize),
-                    None => break,
-                },
-                0xda => match be::<2>(buf, pos) {
-                    Some(p) => (3, u16::from_be_bytes(p) as usize),
-                    None => break,
-                },
-                _ => break,
+            if t == 0xc0 {
+                nulls.null(n);
+                offsets.push(data.len() as i32);
+                pos += 1;
+                n += 1;
+                continue;
+            }
+            let Some((h, len)) = str_header(buf, pos, t) else {
+                break;
             };
             let at = pos + h;
             // Short strings: one fixed 16-byte copy (no length-dependent memcpy call),
@@ -374,19 +369,12 @@ impl Parser<'_> {
         let mut n = 0;
         while n < max {
             let Some(&t) = buf.get(pos) else { break };
-            let (h, len) = match t {
-                0xa0..=0xbf => (1, (t & 0x1f) as usize),
-                0xc0 => (1, 0),
-                0xd9 => match be::<1>(buf, pos) {
-                    Some([l]) => (2, l as usize),
-                    None => break,
-                },
-                0xda => match be::<2>(buf, pos) {
-                    Some(p) => (3, u16::from_be_bytes(p) as usize),
-                    None => break,
-                },
-                _ => break,
+            let header = if t == 0xc0 {
+                Some((1, 0))
+            } else {
+                str_header(buf, pos, t)
             };
+            let Some((h, len)) = header else { break };
             let Some(s) = buf.get(pos + h..pos + h + len) else {
                 break;
             };
@@ -490,6 +478,17 @@ impl Parser<'_> {
         self.pos += n * stride;
         b.valid_n(n);
         Some(n)
+    }
+}
+
+/// Header length and data length of the fixstr, str8 or str16 whose tag `t` is at `pos`.
+#[inline(always)]
+fn str_header(buf: &[u8], pos: usize, t: u8) -> Option<(usize, usize)> {
+    match t {
+        0xa0..=0xbf => Some((1, (t & 0x1f) as usize)),
+        0xd9 => be::<1>(buf, pos).map(|[l]| (2, l as usize)),
+        0xda => be::<2>(buf, pos).map(|p| (3, u16::from_be_bytes(p) as usize)),
+        _ => None,
     }
 }
 

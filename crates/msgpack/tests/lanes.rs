@@ -49,14 +49,22 @@ fn check_validity(c: &arrowsmith_core::Column, vals: &[V]) {
         return;
     }
     assert_eq!(valid(c), want);
-    assert_eq!(c.validity.is_some(), want.iter().any(|v| !v), "validity bitmap present iff a nil");
+    assert_eq!(
+        c.validity.is_some(),
+        want.iter().any(|v| !v),
+        "validity bitmap present iff a nil"
+    );
 }
 
 /// Patterns of nil around a run of `n` values made by `f(i)`: nil first, last, both,
 /// every k-th, runs of nils, all nil but one.
 fn nil_patterns(n: usize, f: impl Fn(usize) -> V) -> Vec<Vec<V>> {
     let mut out = vec![];
-    let with = |nil: &dyn Fn(usize) -> bool| (0..n).map(|i| if nil(i) { V::Nil } else { f(i) }).collect::<Vec<_>>();
+    let with = |nil: &dyn Fn(usize) -> bool| {
+        (0..n)
+            .map(|i| if nil(i) { V::Nil } else { f(i) })
+            .collect::<Vec<_>>()
+    };
     out.push(with(&|i| i == 0));
     out.push(with(&|i| i == n - 1));
     out.push(with(&|i| i == 0 || i == n - 1));
@@ -70,12 +78,27 @@ fn nil_patterns(n: usize, f: impl Fn(usize) -> V) -> Vec<Vec<V>> {
 
 #[test]
 fn ints_with_nil_first_last_all_and_runs() {
-    let enc = [3i64, -7, 200, -200, 40_000, -40_000, 3_000_000_000, -3_000_000_000, 100, -1];
+    let enc = [
+        3i64,
+        -7,
+        200,
+        -200,
+        40_000,
+        -40_000,
+        3_000_000_000,
+        -3_000_000_000,
+        100,
+        -1,
+    ];
     for n in [1usize, 2, 9, 17, 300, 1000] {
         for wide in [false, true] {
             let f = |i: usize| {
                 let x = enc[i % enc.len()];
-                V::Int(if wide || x.unsigned_abs() < 1 << 31 { x } else { x / 1000 })
+                V::Int(if wide || x.unsigned_abs() < 1 << 31 {
+                    x
+                } else {
+                    x / 1000
+                })
             };
             for vals in nil_patterns(n, f) {
                 let b = dec(&encode(&vals));
@@ -84,7 +107,11 @@ fn ints_with_nil_first_last_all_and_runs() {
                 if c.dtype == DataType::Null {
                     continue;
                 }
-                let got: Vec<i64> = if c.dtype == DataType::Int32 { i32s(c).into_iter().map(i64::from).collect() } else { i64s(c) };
+                let got: Vec<i64> = if c.dtype == DataType::Int32 {
+                    i32s(c).into_iter().map(i64::from).collect()
+                } else {
+                    i64s(c)
+                };
                 for (i, x) in vals.iter().enumerate() {
                     match x {
                         V::Int(x) => assert_eq!(got[i], *x, "n={n} i={i}"),
@@ -110,7 +137,15 @@ fn all_nil_is_a_null_column() {
 fn a_float_in_a_nil_int_run_widens_to_float64() {
     // Ints and nils, then a float64 in the middle: the int lane stops, the column becomes
     // Float64, and the f64 lane takes the rest (nils included).
-    let mut vals: Vec<V> = (0..100).map(|i| if i % 3 == 0 { V::Nil } else { V::Int(i as i64 * 1000 - 7) }).collect();
+    let mut vals: Vec<V> = (0..100)
+        .map(|i| {
+            if i % 3 == 0 {
+                V::Nil
+            } else {
+                V::Int(i as i64 * 1000 - 7)
+            }
+        })
+        .collect();
     vals[50] = V::F64(0.5);
     let b = dec(&encode(&vals));
     let c = value(&b);
@@ -128,7 +163,9 @@ fn a_float_in_a_nil_int_run_widens_to_float64() {
 
 #[test]
 fn a_str_in_a_nil_int_run_is_a_type_mismatch_at_its_offset() {
-    let mut vals: Vec<V> = (0..40).map(|i| if i % 2 == 0 { V::Nil } else { V::Int(i) }).collect();
+    let mut vals: Vec<V> = (0..40)
+        .map(|i| if i % 2 == 0 { V::Nil } else { V::Int(i) })
+        .collect();
     vals[21] = V::Str("x".into());
     let bytes = encode(&vals);
     let at = encode(&vals[..21]).len() as u64; // the array header is one byte either way
@@ -204,16 +241,32 @@ fn check_strs(vals: &[V]) {
 fn strings_at_length_boundaries() {
     // fixstr up to 31, str8 from 32; the 16-byte copy up to 16; str16 from 256.
     let lens = [0usize, 1, 15, 16, 17, 30, 31, 32, 33, 255, 256, 300];
-    let text = |len: usize, i: usize| -> String { (0..len).map(|k| (b'a' + ((i + k) % 26) as u8) as char).collect() };
+    let text = |len: usize, i: usize| -> String {
+        (0..len)
+            .map(|k| (b'a' + ((i + k) % 26) as u8) as char)
+            .collect()
+    };
     for &len in &lens {
         // Alone, as the last value of the input (no 16 bytes after it), and mixed with others.
         check_strs(&[V::Str(text(len, 0))]);
         check_strs(&(0..20).map(|i| V::Str(text(len, i))).collect::<Vec<_>>());
-        check_strs(&(0..40).map(|i| V::Str(text(lens[(i + len) % lens.len()], i))).collect::<Vec<_>>());
+        check_strs(
+            &(0..40)
+                .map(|i| V::Str(text(lens[(i + len) % lens.len()], i)))
+                .collect::<Vec<_>>(),
+        );
     }
     // Non-ASCII (valid) of every length class, and nils.
     let multi = ["é", "日本", "😀x", "aé", "ßßßßßßßßßßßßßßßß"];
-    let vals: Vec<V> = (0..200).map(|i| if i % 7 == 3 { V::Nil } else { V::Str(multi[i % multi.len()].repeat(1 + i % 20)) }).collect();
+    let vals: Vec<V> = (0..200)
+        .map(|i| {
+            if i % 7 == 3 {
+                V::Nil
+            } else {
+                V::Str(multi[i % multi.len()].repeat(1 + i % 20))
+            }
+        })
+        .collect();
     check_strs(&vals);
     for vals in nil_patterns(50, |i| V::Str(text(i % 40, i))) {
         check_strs(&vals);
@@ -229,7 +282,12 @@ fn raw_str(out: &mut Vec<u8>, bytes: &[u8]) {
 #[test]
 fn invalid_utf8_in_the_middle_of_a_run() {
     for bad_at in [0usize, 1, 17, 63] {
-        for bad in [&[0xffu8][..], &[b'a', 0xc3][..], &[0xa9, b'b'][..], &[0xe6, 0x97][..]] {
+        for bad in [
+            &[0xffu8][..],
+            &[b'a', 0xc3][..],
+            &[0xa9, b'b'][..],
+            &[0xe6, 0x97][..],
+        ] {
             let mut v = vec![];
             rmp::encode::write_array_len(&mut v, 64).unwrap();
             let mut at = 0;
@@ -244,7 +302,11 @@ fn invalid_utf8_in_the_middle_of_a_run() {
                 }
             }
             let (code, off, msg) = dec_err(&v);
-            assert_eq!((code, off), (ErrorCode::InvalidUtf8, at as u64), "bad {bad:?} at {bad_at}: {msg}");
+            assert_eq!(
+                (code, off),
+                (ErrorCode::InvalidUtf8, at as u64),
+                "bad {bad:?} at {bad_at}: {msg}"
+            );
         }
     }
 }
