@@ -48,7 +48,7 @@ export class MinMax {
         const v = ys[k]!;
         if (v < lo) lo = v;
         if (v > hi) hi = v;
-        if (v === v) n++;
+        if (!Number.isNaN(v)) n++;
       }
       min[p] = lo;
       max[p] = hi;
@@ -63,7 +63,7 @@ export class MinMax {
     for (let k = 0; k < ys.length; k++) {
       if (valid && !valid(k)) continue;
       const v = ys[k]!;
-      if (v !== v) continue;
+      if (Number.isNaN(v)) continue;
       const p = this.pixel(Number(xs[k]!));
       if (v < min[p]!) min[p] = v;
       if (v > max[p]!) max[p] = v;

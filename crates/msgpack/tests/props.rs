@@ -312,10 +312,15 @@ proptest! {
         let bytes = encode(&Value::Array(rows.clone()));
         let b = fast_and_slow(&bytes, Layout::Auto).unwrap();
         check_batch(&b, &rows).map_err(TestCaseError::fail)?;
-        // Same rows as a stream of concatenated maps.
-        let stream: Vec<u8> = rows.iter().flat_map(encode).collect();
-        let b2 = fast_and_slow(&stream, Layout::Auto).unwrap();
-        check_batch(&b2, &rows).map_err(TestCaseError::fail)?;
+        // Same rows as a stream of concatenated maps. A lone map whose values are all arrays
+        // of one length is a columnar payload (docs/msgpack.md), not one row: skip that case.
+        let columnar = matches!(rows.as_slice(), [Value::Map(kv)]
+            if kv.iter().all(|(_, v)| matches!(v, Value::Array(a) if Some(a.len()) == kv.first().and_then(|(_, v0)| v0.as_array().map(|x| x.len())))));
+        if !columnar {
+            let stream: Vec<u8> = rows.iter().flat_map(encode).collect();
+            let b2 = fast_and_slow(&stream, Layout::Auto).unwrap();
+            check_batch(&b2, &rows).map_err(TestCaseError::fail)?;
+        }
     }
 
     #[test]

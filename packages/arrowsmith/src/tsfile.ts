@@ -71,7 +71,10 @@ const toBig = (t: TimeValue | undefined) => (t === undefined ? undefined : t ins
 
 function args(q: TsFileQuery): QueryArgs {
   if (q.limit !== undefined && !(q.limit >= 0)) throw new RangeError('limit must be a non-negative number');
-  return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), Object.entries(q.tags ?? {}).flat(), q.limit, q.timeUnit];
+  const tags = Object.entries(q.tags ?? {});
+  const bad = tags.find(([, v]) => typeof v !== 'string');
+  if (bad) throw new TypeError(`arrowsmith: tag filter ${JSON.stringify(bad[0])} must be a string, not ${bad[1] === null ? 'null' : typeof bad[1]} (a filter matches devices whose tag equals it; filter null tags with devices())`);
+  return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), tags.flat(), q.limit, q.timeUnit];
 }
 
 /** Options of `TsFile.batches`: a query and the most rows a batch holds. */

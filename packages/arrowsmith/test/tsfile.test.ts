@@ -190,6 +190,10 @@ describe('TsFile (wasm, Node)', () => {
     expect(t.toArray().map((r) => BigInt(r.time))).toEqual(times.filter((x) => x >= lo && x <= hi));
     const limited = await f.read({ table: json.table, limit: 3 });
     expect(limited.numRows).toBe(3);
+    // A tag filter is a string: null (a JS caller's guess for "tag not set") is a TypeError
+    // naming the tag, not an error from inside the wasm glue.
+    const tag = (json.tags as string[])[0]!;
+    await expect(f.read({ table: json.table, tags: { [tag]: null as unknown as string } })).rejects.toThrow(new RegExp(`tag filter "${tag}" must be a string, not null`));
   });
 
   it('reads a Blob by slices and gives the same table', async () => {
