@@ -1,4 +1,4 @@
-//! The hand-written inflater against zlib (the zlib-rs port): the first two bytes give the
+//! The inflater (crates/inflate) against zlib (the zlib-rs port): the first two bytes give the
 //! output buffer's size, the rest is a raw deflate stream. Both must give the same verdict
 //! and, when they accept it, the same bytes; ours must never write past its buffer.
 //! Seed corpus: any deflate streams (e.g. chunks of fixtures/hdf5/*.h5).
@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let [a, b, src @ ..] = data else { return };
     let cap = (*a as usize) << 8 | *b as usize;
     let mut ours = vec![0u8; cap];
-    let ours_r = arrowsmith_hdf5::filters::inflate::inflate(src, &mut ours);
+    let ours_r = arrowsmith_inflate::inflate(src, &mut ours);
     // zlib-rs answers Ok to any stream when given no room at all: nothing to compare.
     if cap == 0 {
         return;

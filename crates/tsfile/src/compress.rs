@@ -50,12 +50,19 @@ pub fn decompress(
             dst.truncate(n);
         }
         Compression::Gzip => {
-            dst.clear();
-            dst.reserve(uncompressed.min(src.len().saturating_mul(8)));
-            flate2::read::GzDecoder::new(src)
-                .take(uncompressed as u64 + 1)
-                .read_to_end(dst)
-                .map_err(|e| e.to_string())?;
+            // Deflate expands at most 1032× (a 258-byte match per two bits, roughly).
+            if uncompressed > src.len().saturating_mul(1032).saturating_add(64) {
+                return Err(format!(
+                    "gzip member of {} bytes cannot inflate to {uncompressed}",
+                    src.len()
+                ));
+            }
+            // The inflater writes every byte it returns: resize without re-zeroing a
+            // reused buffer.
+            set_len(dst, uncompressed);
+            let n = arrowsmith_inflate::gzip::decompress_into(src, dst)
+                .map_err(|b| format!("gzip: {} (byte {} of the page)", b.what, b.at))?;
+            dst.truncate(n);
         }
         Compression::Zstd => {
             dst.clear();
@@ -102,6 +109,24 @@ const XZ_MEM_LIMIT_KIB: u32 = 128 * 1024;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A gzip page that claims more than deflate can expand to is refused before any
+    /// allocation; a damaged member is an error naming the byte.
+    #[test]
+    fn gzip_bounds_and_damage() {
+        let mut dst = Vec::new();
+        let e = decompress(Compression::Gzip, &[0x1f, 0x8b, 8, 0], 1 << 30, &mut dst);
+        assert!(e.unwrap_err().contains("cannot inflate to"));
+        assert!(dst.capacity() < 1 << 20);
+        // An empty member (stored empty last block), then its trailer damaged.
+        let mut z = vec![
+            0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        decompress(Compression::Gzip, &z, 0, &mut dst).unwrap();
+        z[12] = 1;
+        let e = decompress(Compression::Gzip, &z, 0, &mut dst).unwrap_err();
+        assert_eq!(e, "gzip: gzip CRC-32 mismatch (byte 12 of the page)");
+    }
 
     /// Malformed LZ4 blocks are errors, never reads outside the input or the output
     /// (lz4_flex's non-`safe-decode` decoder, used here for speed, must keep its checks).

@@ -1,10 +1,9 @@
 //! Deflate (zlib stream, RFC 1950) of one chunk, bounded by the chunk's unfiltered size:
-//! the header checked, the body inflated straight into the chunk (`inflate.rs`), the
-//! adler-32 trailer verified.
+//! `arrowsmith-inflate` checks the header, inflates straight into the chunk and verifies the
+//! Adler-32 trailer; here its errors become the chunk's `DecodeError`.
 
 use arrowsmith_core::{ErrorCode, Result};
 
-use super::inflate::inflate as inflate_raw;
 use crate::io::err;
 
 /// Inflate a zlib stream expected to hold `expected` bytes (more is an error; fewer are
@@ -19,99 +18,50 @@ pub fn inflate(data: &[u8], expected: usize, offset: u64) -> Result<Vec<u8>> {
 
 /// Inflate into `out` (the chunk's expected size); returns the bytes produced.
 pub fn inflate_into(data: &[u8], out: &mut [u8], offset: u64) -> Result<usize> {
-    let bad = |what: &str| {
+    arrowsmith_inflate::zlib::decompress_into(data, out).map_err(|b| {
         err(
             offset,
             ErrorCode::Compression,
-            format!("deflate chunk: {what}"),
+            format!("deflate chunk: {} (stream byte {})", b.what, b.at),
         )
-    };
-    let (cmf, flg) = match data {
-        [c, f, ..] => (*c as u32, *f as u32),
-        _ => return Err(bad("shorter than a zlib header")),
-    };
-    if cmf & 0x0f != 8 || cmf >> 4 > 7 || (cmf << 8 | flg) % 31 != 0 {
-        return Err(bad(&format!(
-            "not a zlib stream (header {cmf:02x} {flg:02x})"
-        )));
-    }
-    if flg & 0x20 != 0 {
-        return Err(bad("zlib stream needs a preset dictionary"));
-    }
-    let (n, used) = inflate_raw(&data[2..], out)
-        .map_err(|b| bad(&format!("{} (stream byte {})", b.what, b.at + 2)))?;
-    let Some(trailer) = data.get(2 + used..2 + used + 4) else {
-        return Err(bad("adler-32 trailer missing"));
-    };
-    let stored = u32::from_be_bytes(trailer.try_into().unwrap());
-    let sum = adler32(&out[..n]);
-    if stored != sum {
-        return Err(bad(&format!(
-            "adler-32 mismatch (stored {stored:#010x}, computed {sum:#010x})"
-        )));
-    }
-    Ok(n)
-}
-
-/// Without SIMD128, `simd-adler32` falls back to a byte-serial loop; `adler32.rs` takes 32
-/// bytes a step.
-fn adler32(data: &[u8]) -> u32 {
-    if cfg!(all(target_arch = "wasm32", not(target_feature = "simd128"))) {
-        super::adler32::adler32(data)
-    } else {
-        simd_adler32::adler32(&data)
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::inflate;
 
+    /// The inflater's own tests (crates/inflate) cover the stream; here its errors become
+    /// the chunk's: `compression`, at the chunk's offset, naming the byte of the stream.
     #[test]
-    fn bounds_and_errors() {
-        let z = zlib(b"hello hello hello hello");
-        assert_eq!(inflate(&z, 23, 0).unwrap(), b"hello hello hello hello");
+    fn errors_name_the_chunk() {
+        let data = vec![0u8; 4 << 20];
+        let mut buf = vec![0u8; data.len() / 2 + 128];
+        let (z, rc) = zlib_rs::compress_slice(&mut buf, &data, zlib_rs::DeflateConfig::default());
+        assert_eq!(rc, zlib_rs::ReturnCode::Ok);
+        assert_eq!(inflate(z, 4 << 20, 0).unwrap(), data);
         assert_eq!(
-            inflate(&z, 40, 0).unwrap().len(),
-            23,
+            inflate(z, 5 << 20, 0).unwrap().len(),
+            4 << 20,
             "shorter output is returned as is"
         );
-        assert!(inflate(&z, 10, 0).is_err(), "larger output than expected");
-        assert!(
-            inflate(&z[..z.len() - 3], 23, 0).is_err(),
-            "truncated stream"
-        );
-        assert!(inflate(&[1, 2, 3, 4], 23, 0).is_err(), "not zlib");
-        let mut bad = z.clone();
-        *bad.last_mut().unwrap() ^= 1;
-        assert!(inflate(&bad, 23, 0).is_err(), "adler-32 mismatch");
-        // Bytes after the trailer are ignored, as zlib readers do.
-        let mut padded = z.clone();
-        padded.extend([0u8; 5]);
-        assert_eq!(inflate(&padded, 23, 0).unwrap(), b"hello hello hello hello");
-        let mut padded_bad = bad.clone();
-        padded_bad.extend([7u8; 4]);
-        assert!(
-            inflate(&padded_bad, 23, 0).is_err(),
-            "adler-32 mismatch before padding"
-        );
-        // A 1000:1 bomb stops at the chunk's size: an error naming the offset, and the
-        // partial output is never handed out.
-        let bomb = zlib(&vec![0u8; 4 << 20]);
-        let e = inflate(&bomb, 4096, 77).unwrap_err();
+        // A 1000:1 bomb stops at the chunk's size.
+        let e = inflate(z, 4096, 77).unwrap_err();
         assert_eq!(
             (e.offset, e.code),
             (77, arrowsmith_core::ErrorCode::Compression)
         );
-        assert!(e.message.contains("deflate chunk"), "{}", e.message);
-        // The same stream inflates whole into its real size.
-        assert_eq!(inflate(&bomb, 4 << 20, 0).unwrap(), vec![0u8; 4 << 20]);
-    }
-
-    fn zlib(data: &[u8]) -> Vec<u8> {
-        let mut out = vec![0u8; data.len() / 2 + 128];
-        let (z, rc) = zlib_rs::compress_slice(&mut out, data, zlib_rs::DeflateConfig::default());
-        assert_eq!(rc, zlib_rs::ReturnCode::Ok);
-        z.to_vec()
+        assert!(
+            e.message
+                .starts_with("deflate chunk: stream decodes to more than"),
+            "{}",
+            e.message
+        );
+        let e = inflate(&z[..z.len() - 2], 4 << 20, 9).unwrap_err();
+        assert!(
+            e.message.contains("adler-32 trailer missing (stream byte"),
+            "{}",
+            e.message
+        );
     }
 }

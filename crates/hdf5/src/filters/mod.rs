@@ -3,15 +3,10 @@
 //! naming it. Every filter writes at most the chunk's size: a stream that would produce
 //! more is an error, never a larger buffer.
 
-mod adler32;
-mod bits;
 mod bitshuffle;
 mod blosc;
 mod blosclz;
 mod deflate;
-mod huffman;
-pub mod inflate;
-mod inflate_fast;
 mod lz4;
 mod lzf;
 mod nbit;

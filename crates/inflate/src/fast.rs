@@ -2,9 +2,9 @@
 //! match, without watching for the ends of the input or the output, because it runs only
 //! while the input has [`FAST_IN`] bytes and the output [`FAST_OUT`] bytes of room.
 
-use super::bits::Bits;
-use super::huffman::{sub, value, BAD, EXC, LIT, SUB};
-use super::inflate::{DIST_BITS, DIST_SIZE, LIT_BITS, LIT_SIZE};
+use crate::bits::Bits;
+use crate::huffman::{sub, value, BAD, EXC, LIT, SUB};
+use crate::raw::{DIST_BITS, DIST_SIZE, LIT_BITS, LIT_SIZE};
 
 /// What a fast step ended with.
 pub const GO: u32 = 0;

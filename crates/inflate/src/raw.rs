@@ -1,10 +1,11 @@
-//! Inflate (RFC 1951) straight into the chunk's buffer.
+//! Inflate (RFC 1951) straight into the caller's buffer (an HDF5 chunk's place, a TsFile
+//! page's buffer).
 //!
 //! Why not a crate: the gzip VL read is one of the project's hot paths, and inflate is
 //! half of it. The pure-Rust inflaters measured (zune-inflate, fdeflate, yazi, miniz_oxide)
 //! all write into a buffer of their own (zero-filled first, then copied into the chunk) or
 //! run slower; this one writes each byte once, where it belongs, and is bounded by that
-//! buffer: a stream that would decode to more than the chunk is an error, found before a
+//! buffer: a stream that would decode to more than it is an error, found before a
 //! byte past it is written. It is the libdeflate design: a 64-bit bit buffer refilled
 //! without branches, table entries that carry a length or distance with its extra bits,
 //! up to three literals per refill, the next entry looked up before the current match is
@@ -14,9 +15,9 @@
 
 use std::cell::Cell;
 
-use super::bits::Bits;
-use super::huffman::{value, Table, BAD, EXC, LIT};
-use super::inflate_fast::{copy_bytewise, Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
+use crate::bits::Bits;
+use crate::fast::{copy_bytewise, Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
+use crate::huffman::{value, Table, BAD, EXC, LIT, MAX_CODE_LEN};
 
 /// A malformed stream: what was wrong and the byte of the stream where it was found.
 #[derive(Debug, PartialEq, Eq)]
@@ -47,8 +48,41 @@ thread_local! {
     static SPARE: Cell<Option<Box<Tables>>> = const { Cell::new(None) };
 }
 
+/// Index bits of the main literal/length and distance tables.
 pub const LIT_BITS: u32 = 11;
 pub const DIST_BITS: u32 = 8;
+/// Index bits of the code length code's table: its codes are at most 7 bits, so it has no
+/// subtables.
+const CL_BITS: u32 = 7;
+const CL_SIZE: usize = 1 << CL_BITS;
+
+/// Symbols a table can be built for: literal/length and distance (the fixed codes' 288 and
+/// 32, of which a dynamic block uses up to 286 and 30), code length (19).
+const LITLEN_SYMS: usize = 288;
+const DIST_SYMS: usize = 32;
+const CL_SYMS: usize = 19;
+const MAX_CL_LEN: u32 = 7;
+
+/// The most entries a table of `syms` symbols can use: its main table, plus one subtable
+/// of `1 << (MAX_CODE_LEN - bits)` entries per main-table prefix of the codes longer than
+/// `bits`. Only complete codes get that far (`Table::build` refuses the rest before writing
+/// a subtable), and in a complete code each such prefix leads to at least two codes, so there
+/// are at most `syms / 2` subtables. Like libdeflate's `ENOUGH` constants, but for tables
+/// whose subtables all have the longest code's size.
+pub const fn enough(syms: usize, bits: u32) -> usize {
+    (1 << bits) + (syms / 2 << (MAX_CODE_LEN - bits))
+}
+pub const ENOUGH_LITLEN: usize = enough(LITLEN_SYMS, LIT_BITS);
+pub const ENOUGH_DIST: usize = enough(DIST_SYMS, DIST_BITS);
+
+/// Table sizes: powers of two (an index masked by `SIZE - 1` needs no bounds check) at least
+/// the worst case each must hold.
+pub const LIT_SIZE: usize = ENOUGH_LITLEN.next_power_of_two();
+pub const DIST_SIZE: usize = ENOUGH_DIST.next_power_of_two();
+const _: () = assert!(ENOUGH_LITLEN == 4352 && LIT_SIZE == 8192);
+const _: () = assert!(ENOUGH_DIST == 2304 && DIST_SIZE == 4096);
+// The code length code: seven bits index every code, no subtable.
+const _: () = assert!(MAX_CL_LEN <= CL_BITS && CL_SYMS <= CL_SIZE);
 
 const LEN_BASE: [u16; 29] = [
     3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131,
@@ -89,9 +123,6 @@ fn dist_entry(sym: usize) -> (u32, u32) {
     }
 }
 
-pub const LIT_SIZE: usize = 8192;
-pub const DIST_SIZE: usize = 4096;
-
 struct Inflater<'a, 'o> {
     bits: Bits<'a>,
     out: &'o mut [u8],
@@ -100,8 +131,8 @@ struct Inflater<'a, 'o> {
     t: Box<Tables>,
 }
 
-/// The error for a stream that would write past the chunk.
-const TOO_LONG: &str = "stream decodes to more than the chunk's size";
+/// The error for a stream that would write past the output.
+pub const TOO_LONG: &str = "stream decodes to more than the output's size";
 
 impl<'a, 'o> Inflater<'a, 'o> {
     fn new(src: &'a [u8], out: &'o mut [u8], t: Box<Tables>) -> Self {
@@ -199,13 +230,14 @@ impl<'a, 'o> Inflater<'a, 'o> {
     }
 
     fn fixed(&mut self) {
-        let mut lens = [8u8; 320];
+        let mut lens = [8u8; LITLEN_SYMS + DIST_SYMS];
         lens[144..256].fill(9);
         lens[256..280].fill(7);
-        lens[288..].fill(5);
-        // The fixed codes are complete: building them cannot fail.
-        let _ = self.t.lit.build(&lens[..288], true, lit_entry);
-        let _ = self.t.dist.build(&lens[288..], true, dist_entry);
+        lens[LITLEN_SYMS..].fill(5);
+        // The fixed codes are complete: building them cannot fail (a test checks).
+        let lit = self.t.lit.build(&lens[..LITLEN_SYMS], true, lit_entry);
+        let dist = self.t.dist.build(&lens[LITLEN_SYMS..], true, dist_entry);
+        debug_assert!(lit.is_ok() && dist.is_ok());
     }
 
     /// A dynamic block's header: the code length code, then the literal/length and
@@ -218,12 +250,12 @@ impl<'a, 'o> Inflater<'a, 'o> {
         if nlit > 286 || ndist > 30 {
             return Err(self.bad("too many length or distance codes"));
         }
-        let mut cl = [0u8; 19];
+        let mut cl = [0u8; CL_SYMS];
         for &i in &CL_ORDER[..ncl] {
             self.bits.refill().map_err(|w| self.bad(w))?;
             cl[i] = self.bits.take(3) as u8;
         }
-        let mut clt = Table::<7, 128>::default();
+        let mut clt = Table::<CL_BITS, CL_SIZE>::default();
         clt.build(&cl, false, |s| ((s as u32) << 16, 0))
             .map_err(|w| self.bad(w))?;
         let mut lens = [0u8; 286 + 30];
@@ -262,7 +294,8 @@ impl<'a, 'o> Inflater<'a, 'o> {
         self.t
             .dist
             .build(&lens[nlit..nlit + ndist], true, dist_entry)
-            .map_err(|w| self.bad(w))
+            .map_err(|w| self.bad(w))?;
+        Ok(())
     }
 
     /// A fast step's result: the end of the block (true), still inside it (false), or the
@@ -461,6 +494,64 @@ mod tests {
         }
     }
 
+    /// Near the worst case `enough` bounds: complete codes with about as many main-table
+    /// prefixes leading to subtables as their symbols allow, one of them holding a 15-bit
+    /// code (so every subtable has 16 entries for literal/lengths, 128 for distances).
+    #[test]
+    fn tables_hold_the_worst_case() {
+        fn worst(syms: usize, bits: u32) -> Vec<u8> {
+            let mut lens = vec![0u8; syms];
+            // One prefix with codes of bits+1 ..= 15 (two of 15), the others two codes of
+            // bits+1 each; the rest of the main table's space filled by shorter codes, one
+            // per set bit of what is left (shortest first).
+            let deep: Vec<u8> = (bits + 1..=15).chain([15]).map(|l| l as u8).collect();
+            let mut pairs = (syms - deep.len()) / 2;
+            loop {
+                let left = (1usize << bits) - pairs - 1;
+                if deep.len() + 2 * pairs + left.count_ones() as usize <= syms {
+                    break;
+                }
+                pairs -= 1;
+            }
+            let left = (1usize << bits) - pairs - 1;
+            let mut i = 0;
+            let mut put = |l: u32| {
+                lens[i] = l as u8;
+                i += 1;
+            };
+            for l in &deep {
+                put(*l as u32);
+            }
+            for _ in 0..2 * pairs {
+                put(bits + 1);
+            }
+            for k in (0..bits).rev() {
+                if left >> k & 1 != 0 {
+                    put(bits - k);
+                }
+            }
+            lens
+        }
+        let lens = worst(286, LIT_BITS);
+        let mut t = Table::<LIT_BITS, LIT_SIZE>::default();
+        let used = t.build(&lens, true, lit_entry).unwrap();
+        assert_eq!(used, (1 << LIT_BITS) + 137 * 16);
+        assert!(used <= ENOUGH_LITLEN);
+        let lens = worst(30, DIST_BITS);
+        let mut t = Table::<DIST_BITS, DIST_SIZE>::default();
+        let used = t.build(&lens, true, dist_entry).unwrap();
+        assert_eq!(used, (1 << DIST_BITS) + 8 * 128);
+        assert!(used <= ENOUGH_DIST);
+        // The fixed codes build.
+        let mut s = Inflater::new(&[], &mut [], Box::default());
+        s.fixed();
+        assert_eq!(
+            s.t.lit.lookup(0b1100).0 >> 16,
+            0,
+            "fixed literal 0 is 00110000"
+        );
+    }
+
     #[test]
     fn bounded_by_the_output() {
         let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
@@ -469,10 +560,7 @@ mod tests {
             for size in [0, 1, 100, 4999] {
                 let mut out = vec![0u8; size];
                 let e = inflate(&z, &mut out).unwrap_err();
-                assert_eq!(
-                    e.what, "stream decodes to more than the chunk's size",
-                    "level {level} size {size}"
-                );
+                assert_eq!(e.what, TOO_LONG, "level {level} size {size}");
             }
             // Room to spare: the stream's own size comes back.
             let mut out = vec![0u8; 6000];

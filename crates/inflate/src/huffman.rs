@@ -16,6 +16,9 @@ pub const EXC: u32 = 1 << 13;
 pub const SUB: u32 = 1 << 14;
 pub const BAD: u32 = 1 << 15;
 
+/// The longest code deflate allows.
+pub const MAX_CODE_LEN: u32 = 15;
+
 /// The value an entry decodes to: its base plus its extra bits (taken from `buf`, which
 /// still holds the entry's code). `wrapping_*` shifts take their count mod 64, which is
 /// what wasm and x86 shifts do anyway: the bits to consume are the entry's low six bits and
@@ -37,9 +40,8 @@ pub fn sub<const N: usize>(t: &[u32; N], e: u32, buf: u64) -> u32 {
 
 /// A table: `1 << B` main entries, then subtables of `1 << (longest - B)` entries, one per
 /// prefix of the codes longer than `B`; `N` (a power of two, so a masked index needs no
-/// bounds check) bounds both. There are at most 288 literal/length codes (11 main bits,
-/// 4-bit subtables: 2048 + 288·16 ≤ 8192) and 30 distance codes (8 bits, 7-bit subtables:
-/// 256 + 30·128 = 4096).
+/// bounds check) bounds both: `raw::enough` gives the worst case, asserted at compile time
+/// against each table's `N`.
 pub struct Table<const B: u32, const N: usize> {
     pub e: Box<[u32; N]>,
 }
@@ -65,7 +67,8 @@ impl<const B: u32, const N: usize> Table<B, N> {
         (sub(&self.e, e, buf >> B), B)
     }
 
-    /// Build from code lengths (0 = unused symbol), over whatever an earlier build left.
+    /// Build from code lengths (0 = unused symbol), over whatever an earlier build left;
+    /// returns the entries used (main table and subtables).
     /// `entry(sym)` gives a symbol's value with its flags, and its extra bits. Over-subscribed lengths are an error, and so are
     /// incomplete ones, except (as zlib has it) no code at all, a table of invalid entries,
     /// and, when `lone` allows it, a single 1-bit code (one distance, say).
@@ -74,8 +77,8 @@ impl<const B: u32, const N: usize> Table<B, N> {
         lens: &[u8],
         lone: bool,
         entry: impl Fn(usize) -> (u32, u32),
-    ) -> Result<(), &'static str> {
-        let mut count = [0u32; 16];
+    ) -> Result<usize, &'static str> {
+        let mut count = [0u32; MAX_CODE_LEN as usize + 1];
         for &l in lens {
             count[l as usize] += 1;
         }
@@ -127,6 +130,7 @@ impl<const B: u32, const N: usize> Table<B, N> {
             let e = value | ((l - bits) << 8) | (l - bits + extra);
             let prefix = rev as usize & (main - 1);
             if self.e[prefix] & SUB == 0 {
+                // Unreachable when `N` is at least `raw::enough` (asserted for each table).
                 if free + (1 << sub_bits) > N {
                     return Err("Huffman table overflow");
                 }
@@ -139,7 +143,7 @@ impl<const B: u32, const N: usize> Table<B, N> {
                 self.e[start + k] = e;
             }
         }
-        Ok(())
+        Ok(free)
     }
 }
 

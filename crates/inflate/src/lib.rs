@@ -1,0 +1,16 @@
+//! Inflate (RFC 1951) straight into the caller's slice, bounded by it, with the zlib
+//! (RFC 1950, HDF5 deflate chunks and blosc's zlib codec) and gzip (RFC 1952, TsFile GZIP
+//! pages) framings. Hand-written for speed: see docs/decisions.md (2026-11-22 and
+//! 2026-11-25) for the crates measured against it.
+//!
+//! `unsafe`-free; every malformed stream is a [`Bad`] naming the byte where it was found.
+
+mod adler32;
+mod bits;
+mod fast;
+pub mod gzip;
+mod huffman;
+mod raw;
+pub mod zlib;
+
+pub use raw::{enough, inflate, Bad, ENOUGH_DIST, ENOUGH_LITLEN, TOO_LONG};
