@@ -70,7 +70,7 @@ const MAX_CL_LEN: u32 = 7;
 /// are at most `syms / 2` subtables. Like libdeflate's `ENOUGH` constants, but for tables
 /// whose subtables all have the longest code's size.
 pub const fn enough(syms: usize, bits: u32) -> usize {
-    (1 << bits) + (syms / 2 << (MAX_CODE_LEN - bits))
+    (1 << bits) + ((syms / 2) << (MAX_CODE_LEN - bits))
 }
 pub const ENOUGH_LITLEN: usize = enough(LITLEN_SYMS, LIT_BITS);
 pub const ENOUGH_DIST: usize = enough(DIST_SYMS, DIST_BITS);
