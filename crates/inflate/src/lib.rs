@@ -14,3 +14,19 @@ mod raw;
 pub mod zlib;
 
 pub use raw::{enough, inflate, Bad, ENOUGH_DIST, ENOUGH_LITLEN, TOO_LONG};
+
+#[cfg(test)]
+mod tests {
+    /// A framing's `decompress_into` with an output of `cap` bytes: the bytes written, or
+    /// the error's text.
+    pub fn into_vec(
+        f: fn(&[u8], &mut [u8]) -> Result<usize, crate::Bad>,
+        z: &[u8],
+        cap: usize,
+    ) -> Result<Vec<u8>, &'static str> {
+        let mut out = vec![0u8; cap];
+        let n = f(z, &mut out).map_err(|b| b.what)?;
+        out.truncate(n);
+        Ok(out)
+    }
+}

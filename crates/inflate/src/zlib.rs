@@ -53,10 +53,7 @@ mod tests {
     }
 
     fn run(z: &[u8], cap: usize) -> Result<Vec<u8>, &'static str> {
-        let mut out = vec![0u8; cap];
-        let n = decompress_into(z, &mut out).map_err(|b| b.what)?;
-        out.truncate(n);
-        Ok(out)
+        crate::tests::into_vec(decompress_into, z, cap)
     }
 
     #[test]
