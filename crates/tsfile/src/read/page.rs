@@ -1,0 +1,226 @@
+//! Page-level checks and helpers shared by the aligned and non-aligned page loops.
+
+use crate::builder::date_to_days;
+use crate::bytes::err;
+use crate::chunk::{ChunkHeader, PageHeader};
+use crate::encoding::{DecErr, Values};
+use crate::meta::Stats;
+use crate::types::{Compression, Encoding, TsType};
+use arrowsmith_core::{DecodeError, ErrorCode, Result};
+
+/// What makes a read cut into time slices (the worker pool's) give the rows of a whole
+/// read: each page's statistics lie within its chunk's and follow the previous page's, and
+/// the times a page holds are in order and within its statistics ([`check_times`]). Every
+/// writer keeps these; a file that breaks one is refused by whichever read meets it, since
+/// otherwise a slice would skip a page whose statistics lie about the rows it holds.
+#[derive(Default)]
+pub(super) struct PageOrder {
+    /// The end time of the previous page with statistics.
+    prev_end: Option<i64>,
+}
+
+impl PageOrder {
+    pub(super) fn check(&mut self, p: &PageHeader, ps: &Stats, chunk: &Stats) -> Result<()> {
+        if ps.count == 0 {
+            return Ok(()); // no range claimed (odd writers): nothing pruned by it either
+        }
+        let bad = |m: String| Err(page_err(p, "", format!("statistics {m}")));
+        if ps.start > ps.end {
+            return bad(format!("start {} after end {}", ps.start, ps.end));
+        }
+        if chunk.count > 0 && (ps.start < chunk.start || ps.end > chunk.end) {
+            return bad(format!(
+                "{}..{} outside its chunk's {}..{}",
+                ps.start, ps.end, chunk.start, chunk.end
+            ));
+        }
+        if let Some(prev) = self.prev_end.filter(|&e| ps.start < e) {
+            return bad(format!(
+                "start {} before the previous page's end {prev}",
+                ps.start
+            ));
+        }
+        self.prev_end = Some(ps.end);
+        Ok(())
+    }
+}
+
+/// A page's decoded times are in order and within its statistics (see [`PageOrder`]).
+pub(super) fn check_times(p: &PageHeader, ps: &Stats, times: &[i64]) -> Result<()> {
+    if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(page_err(
+            p,
+            "time",
+            format!("time {} follows {} (out of order)", times[i + 1], times[i]),
+        ));
+    }
+    if let (true, Some(&a), Some(&b)) = (ps.count > 0, times.first(), times.last()) {
+        if a < ps.start || b > ps.end {
+            return Err(page_err(
+                p,
+                "time",
+                format!(
+                    "times {a}..{b} outside its statistics {}..{}",
+                    ps.start, ps.end
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn page_overlaps(s: &Stats, start: i64, end: i64) -> bool {
+    // A page's count may be 0 in odd writers; only prune on a real range.
+    s.start <= end && s.end >= start || s.count == 0 && s.start > s.end
+}
+
+/// The rows a page may add: its statistics count, else what its size allows.
+pub(super) fn page_rows(ps: &Stats, p: &PageHeader) -> usize {
+    if ps.count > 0 {
+        (ps.count as usize).min(value_limit(p.uncompressed))
+    } else {
+        value_limit(p.uncompressed)
+    }
+}
+
+/// Upper bound on the values a page of `uncompressed` bytes may hold.
+pub(super) fn value_limit(uncompressed: usize) -> usize {
+    uncompressed.saturating_mul(64).saturating_add(1 << 16)
+}
+
+pub(super) fn time_encoding(h: &ChunkHeader) -> Result<Encoding> {
+    match Encoding::from_id(h.encoding) {
+        Some(
+            e @ (Encoding::Plain
+            | Encoding::Ts2Diff
+            | Encoding::Gorilla
+            | Encoding::Rle
+            | Encoding::Zigzag
+            | Encoding::Chimp
+            | Encoding::Sprintz
+            | Encoding::Rlbe),
+        ) => Ok(e),
+        _ => Ok(Encoding::Ts2Diff),
+    }
+}
+
+pub(super) fn compression(h: &ChunkHeader) -> Result<Compression> {
+    Compression::from_id(h.compression).ok_or_else(|| {
+        err(
+            h.offset,
+            ErrorCode::Unsupported,
+            format!(
+                "chunk header at byte {}: unknown compression {}",
+                h.offset, h.compression
+            ),
+        )
+    })
+}
+
+pub(super) fn page_err(p: &PageHeader, what: &str, m: String) -> DecodeError {
+    let sp = if what.is_empty() { "" } else { " " };
+    err(
+        p.offset,
+        ErrorCode::Invalid,
+        format!("{what}{sp}page at byte {}: {m}", p.offset),
+    )
+}
+
+pub(super) fn dec_err(p: &PageHeader, what: &str, e: DecErr) -> DecodeError {
+    err(
+        p.offset,
+        ErrorCode::Invalid,
+        format!(
+            "{what} page at byte {}: stream position {}: {}",
+            p.offset, e.pos, e.msg
+        ),
+    )
+}
+
+pub(super) fn fix_dates(t: TsType, v: &mut Values, p: &PageHeader) -> Result<()> {
+    if t == TsType::Date {
+        if let Values::I32(v) = v {
+            for x in v.iter_mut() {
+                *x = date_to_days(*x).ok_or_else(|| {
+                    page_err(p, "value", format!("DATE value {x} is not a yyyyMMdd date"))
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn append_values(dst: &mut Values, src: &Values, lo: usize, hi: usize) {
+    match (dst, src) {
+        (Values::Bool(d), Values::Bool(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::I32(d), Values::I32(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::I64(d), Values::I64(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::F32(d), Values::F32(s)) => d.extend_from_slice(&s[lo..hi]),
+        (Values::F64(d), Values::F64(s)) => d.extend_from_slice(&s[lo..hi]),
+        (
+            Values::Bytes {
+                offsets: d_o,
+                data: d_d,
+            },
+            Values::Bytes {
+                offsets: s_o,
+                data: s_d,
+            },
+        ) => {
+            for k in lo..hi {
+                d_d.extend_from_slice(&s_d[s_o[k] as usize..s_o[k + 1] as usize]);
+                d_o.push(d_d.len() as u32);
+            }
+        }
+        _ => unreachable!(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(offset: u64) -> PageHeader {
+        PageHeader {
+            offset,
+            uncompressed: 1,
+            compressed: 1,
+            stats: None,
+            body: offset,
+        }
+    }
+    const fn st(count: u64, start: i64, end: i64) -> Stats {
+        Stats { count, start, end }
+    }
+
+    /// Statistics that would let a time slice skip rows a whole read returns are refused.
+    #[test]
+    fn page_statistics_must_follow_and_nest() {
+        let chunk = st(9, 0, 100);
+        let mut o = PageOrder::default();
+        o.check(&page(10), &st(3, 0, 20), &chunk).unwrap();
+        o.check(&page(20), &st(0, 90, 5), &chunk).unwrap(); // no range claimed
+        o.check(&page(30), &st(3, 20, 50), &chunk).unwrap(); // may touch the previous end
+        let e = o.check(&page(40), &st(3, 10, 60), &chunk).unwrap_err();
+        assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 40));
+        assert!(
+            e.message.contains("before the previous page's end 50"),
+            "{e}"
+        );
+        let mut o = PageOrder::default();
+        assert!(o.check(&page(1), &st(3, 50, 40), &chunk).is_err());
+        assert!(o.check(&page(1), &st(3, 50, 140), &chunk).is_err());
+    }
+
+    #[test]
+    fn page_times_must_be_in_order_and_within_statistics() {
+        let p = page(7);
+        check_times(&p, &st(3, 10, 30), &[10, 20, 30]).unwrap();
+        check_times(&p, &st(0, 0, 0), &[-5, 99]).unwrap(); // no range claimed
+        assert!(check_times(&p, &st(3, 10, 30), &[10, 30, 20]).is_err());
+        let e = check_times(&p, &st(3, 10, 30), &[10, 20, 31]).unwrap_err();
+        assert_eq!(e.offset, 7);
+        assert!(e.message.contains("outside its statistics"), "{e}");
+        assert!(check_times(&p, &st(3, 10, 30), &[9, 20]).is_err());
+    }
+}
