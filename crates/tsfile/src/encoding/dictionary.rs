@@ -29,7 +29,7 @@ pub fn decode(buf: &[u8], limit: usize, offsets: &mut Vec<u32>, data: &mut Vec<u
         pos += len as usize;
     }
     let mut idx = Vec::new();
-    rle::decode_i32(
+    rle::decode::<i32>(
         &buf[pos..],
         limit.saturating_sub(offsets.len() - 1),
         &mut idx,

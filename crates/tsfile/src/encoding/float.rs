@@ -4,7 +4,11 @@
 //! `uvarint count`, LSB-first bitmaps of `count/8+1` bytes and then `uvarint maxPointNumber`;
 //! otherwise tag is `maxPointNumber`. Then the inner INT32 (FLOAT) / INT64 (DOUBLE) stream.
 
-use super::{derr, rle, ts2diff, DResult};
+use super::{
+    derr, rle, ts2diff,
+    word::{Float, Int, Word},
+    DResult,
+};
 use crate::bytes::uvarint;
 use crate::types::Encoding;
 
@@ -89,51 +93,35 @@ fn bit(bm: &[u8], p: usize) -> bool {
     bm.get(p / 8).is_some_and(|b| b >> (p % 8) & 1 == 1)
 }
 
-pub fn decode_f32(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+/// Decode a FLOAT (inner INT32 stream) or DOUBLE (inner INT64) page of `enc` (TS_2DIFF or
+/// RLE) into `out`, refusing more than `limit` values in all.
+pub(crate) fn decode<W: Float>(
+    enc: Encoding,
+    buf: &[u8],
+    limit: usize,
+    out: &mut Vec<W>,
+) -> DResult<()> {
     let h = header(buf)?;
-    let mut ints = Vec::new();
+    let mut ints: Vec<W::Int> = Vec::new();
     let body = &buf[h.body..];
     let r = if enc == Encoding::Rle {
-        rle::decode_i32(body, limit, &mut ints)
+        rle::decode(body, limit, &mut ints)
     } else {
-        ts2diff::decode_i32(body, limit, &mut ints)
+        ts2diff::decode(body, limit, &mut ints)
     };
     r.map_err(|e| derr(e.pos + h.body, e.msg))?;
-    let div = divisor(&h, ints.len(), "float")?;
+    let kind = if W::BITS == 32 { "float" } else { "double" };
+    let div = divisor(&h, ints.len(), kind)?;
     out.reserve(ints.len());
     for (p, &i) in ints.iter().enumerate() {
         let v = if h.raw.is_some_and(|r| bit(r, p)) {
-            f32::from_bits(i as u32)
+            W::from_bits(i.to_bits())
         } else if h.scaled.is_none_or(|s| bit(s, p)) {
             // Java: (float) (value / Math.pow(10, mpn)) in double arithmetic.
-            (i as f64 / div) as f32
+            W::from_f64(i.to_i64() as f64 / div)
         } else {
-            i as f32
-        };
-        out.push(v);
-    }
-    Ok(())
-}
-
-pub fn decode_f64(enc: Encoding, buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    let h = header(buf)?;
-    let mut ints = Vec::new();
-    let body = &buf[h.body..];
-    let r = if enc == Encoding::Rle {
-        rle::decode_i64(body, limit, &mut ints)
-    } else {
-        ts2diff::decode_i64(body, limit, &mut ints)
-    };
-    r.map_err(|e| derr(e.pos + h.body, e.msg))?;
-    let div = divisor(&h, ints.len(), "double")?;
-    out.reserve(ints.len());
-    for (p, &i) in ints.iter().enumerate() {
-        let v = if h.raw.is_some_and(|r| bit(r, p)) {
-            f64::from_bits(i as u64)
-        } else if h.scaled.is_none_or(|s| bit(s, p)) {
-            i as f64 / div
-        } else {
-            i as f64
+            // Exact for INT32 (one rounding, as `i as f32`).
+            W::from_f64(i.to_i64() as f64)
         };
         out.push(v);
     }
@@ -148,7 +136,7 @@ mod tests {
         let mut b = vec![2u8]; // mpn 2
         b.extend(ts2diff::tests::encode_i64(&[125, -3, 100000], 128));
         let mut v = vec![];
-        decode_f64(Encoding::Ts2Diff, &b, 10, &mut v).unwrap();
+        decode::<f64>(Encoding::Ts2Diff, &b, 10, &mut v).unwrap();
         assert_eq!(v, vec![1.25, -0.03, 1000.0]);
     }
 }

@@ -125,15 +125,15 @@ pub fn decode_values(
 ) -> DResult<()> {
     if flavor.cpp && enc == Encoding::Sprintz {
         match out {
-            Values::I64(v) => return sprintz::decode_i64_cpp(buf, count, v),
-            Values::F64(v) => return sprintz::decode_f64_cpp(buf, count, v),
+            Values::I64(v) => return sprintz::decode(buf, count, true, v),
+            Values::F64(v) => return sprintz::decode(buf, count, true, v),
             _ => {}
         }
     }
     if flavor.version == 3 && enc == Encoding::Rlbe {
         match out {
-            Values::F32(v) => return rlbe::decode_f32_v1(buf, count, v),
-            Values::F64(v) => return rlbe::decode_f64_v1(buf, count, v),
+            Values::F32(v) => return rlbe::decode_v1(buf, count, v),
+            Values::F64(v) => return rlbe::decode_v1(buf, count, v),
             _ => {}
         }
     }
@@ -161,7 +161,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Plain => plain::decode_bool(buf, limit, v),
             E::Rle => {
                 let mut tmp = Vec::new();
-                rle::decode_i32(buf, limit, &mut tmp)?;
+                rle::decode::<i32>(buf, limit, &mut tmp)?;
                 v.extend(tmp.iter().map(|&x| x != 0));
                 Ok(())
             }
@@ -169,42 +169,42 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
         },
         Values::I32(v) => match enc {
             E::Plain => plain::decode_i32(buf, limit, v),
-            E::Rle => rle::decode_i32(buf, limit, v),
-            E::Ts2Diff => ts2diff::decode_i32(buf, limit, v),
+            E::Rle => rle::decode(buf, limit, v),
+            E::Ts2Diff => ts2diff::decode(buf, limit, v),
             E::Gorilla => gorilla::decode(buf, limit, exact, v),
-            E::Zigzag => zigzag::decode_i32(buf, limit, v),
+            E::Zigzag => zigzag::decode(buf, limit, v),
             E::Chimp => chimp::decode(buf, limit, exact, v),
-            E::Sprintz => sprintz::decode_i32(buf, limit, v),
-            E::Rlbe => rlbe::decode_i32(buf, limit, v),
+            E::Sprintz => sprintz::decode(buf, limit, false, v),
+            E::Rlbe => rlbe::decode(buf, limit, v),
             _ => unsupported("INT32"),
         },
         Values::I64(v) => match enc {
             E::Plain => plain::decode_i64(buf, limit, v),
-            E::Rle => rle::decode_i64(buf, limit, v),
-            E::Ts2Diff => ts2diff::decode_i64(buf, limit, v),
+            E::Rle => rle::decode(buf, limit, v),
+            E::Ts2Diff => ts2diff::decode(buf, limit, v),
             E::Gorilla => gorilla::decode(buf, limit, exact, v),
-            E::Zigzag => zigzag::decode_i64(buf, limit, v),
+            E::Zigzag => zigzag::decode(buf, limit, v),
             E::Chimp => chimp::decode(buf, limit, exact, v),
-            E::Sprintz => sprintz::decode_i64(buf, limit, v),
-            E::Rlbe => rlbe::decode_i64(buf, limit, v),
+            E::Sprintz => sprintz::decode(buf, limit, false, v),
+            E::Rlbe => rlbe::decode(buf, limit, v),
             _ => unsupported("INT64"),
         },
         Values::F32(v) => match enc {
             E::Plain => plain::decode_f32(buf, limit, v),
-            E::Ts2Diff | E::Rle => float::decode_f32(enc, buf, limit, v),
+            E::Ts2Diff | E::Rle => float::decode(enc, buf, limit, v),
             E::Gorilla => gorilla::decode(buf, limit, exact, v),
             E::Chimp => chimp::decode(buf, limit, exact, v),
-            E::Sprintz => sprintz::decode_f32(buf, limit, v),
-            E::Rlbe => rlbe::decode_f32(buf, limit, v),
+            E::Sprintz => sprintz::decode(buf, limit, false, v),
+            E::Rlbe => rlbe::decode(buf, limit, v),
             _ => unsupported("FLOAT"),
         },
         Values::F64(v) => match enc {
             E::Plain => plain::decode_f64(buf, limit, v),
-            E::Ts2Diff | E::Rle => float::decode_f64(enc, buf, limit, v),
+            E::Ts2Diff | E::Rle => float::decode(enc, buf, limit, v),
             E::Gorilla => gorilla::decode(buf, limit, exact, v),
             E::Chimp => chimp::decode(buf, limit, exact, v),
-            E::Sprintz => sprintz::decode_f64(buf, limit, v),
-            E::Rlbe => rlbe::decode_f64(buf, limit, v),
+            E::Sprintz => sprintz::decode(buf, limit, false, v),
+            E::Rlbe => rlbe::decode(buf, limit, v),
             _ => unsupported("DOUBLE"),
         },
         Values::Bytes { offsets, data } => match enc {

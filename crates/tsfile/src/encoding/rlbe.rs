@@ -2,18 +2,23 @@
 //! first value of a block is the first delta, later values add deltas (wrapping). FLOAT/DOUBLE
 //! are the same over raw IEEE bits.
 
-use super::{bits::BitReader, check_limit, derr, DResult};
+use super::{
+    bits::BitReader,
+    check_limit, derr,
+    word::{Float, Word},
+    DResult,
+};
 
 const MAX_BLOCK: usize = 1 << 20;
 
 /// Decode the raw deltas; `emit(first_of_block, delta_bits)`.
-fn decode_bits<const B: u32>(
+fn decode_bits<W: Word>(
     buf: &[u8],
     limit: usize,
     cur: usize,
     mut emit: impl FnMut(bool, u64),
 ) -> DResult<()> {
-    let len_bits = if B == 32 { 6 } else { 7 };
+    let len_bits = if W::BITS == 32 { 6 } else { 7 };
     let mut r = BitReader::new(buf);
     let mut n = cur;
     loop {
@@ -31,7 +36,7 @@ fn decode_bits<const B: u32>(
         let mut done = 0usize;
         while done < size {
             let seg = r.bits(len_bits).ok_or_else(|| trunc(&r))? as u32;
-            if seg < 1 || seg > B {
+            if seg < 1 || seg > W::BITS {
                 return Err(derr(r.byte_pos(), format!("RLBE segment length {seg}")));
             }
             // Fibonacci-coded run length: bit j weighs fib(j) (1, 2, 3, 5, …), "11" ends.
@@ -64,8 +69,8 @@ fn decode_bits<const B: u32>(
             }
             for _ in 0..run {
                 let mut d = r.bits(seg).ok_or_else(|| trunc(&r))?;
-                if seg == B {
-                    d |= 1u64 << (B - 1);
+                if seg == W::BITS {
+                    d |= 1u64 << (W::BITS - 1);
                 }
                 emit(done == 0, d);
                 done += 1;
@@ -75,63 +80,25 @@ fn decode_bits<const B: u32>(
     }
 }
 
-pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    let cur = out.len();
-    let mut prev = 0u32;
-    decode_bits::<32>(buf, limit, cur, |first, d| {
-        prev = if first {
-            d as u32
-        } else {
-            prev.wrapping_add(d as u32)
-        };
-        out.push(prev as i32)
-    })
-}
-pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
+/// Decode into `out`, refusing more than `limit` values in all. FLOAT/DOUBLE are integer
+/// RLBE over the raw IEEE bits (TsFile 2.x Java and C++); the running sum wraps at the
+/// word's width (the low `BITS` of a 64-bit sum).
+pub(crate) fn decode<W: Word>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<()> {
     let cur = out.len();
     let mut prev = 0u64;
-    decode_bits::<64>(buf, limit, cur, |first, d| {
+    decode_bits::<W>(buf, limit, cur, |first, d| {
         prev = if first { d } else { prev.wrapping_add(d) };
-        out.push(prev as i64)
+        out.push(W::from_bits(prev))
     })
 }
-/// FLOAT: integer RLBE over the raw IEEE bits (TsFile 2.x Java and C++).
-pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
+
+/// FLOAT/DOUBLE as TsFile Java 1.x (format v3) wrote them: each delta is a float (from its
+/// bits) and values are running float sums.
+pub(crate) fn decode_v1<W: Float>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<()> {
     let cur = out.len();
-    let mut prev = 0u32;
-    decode_bits::<32>(buf, limit, cur, |first, d| {
-        prev = if first {
-            d as u32
-        } else {
-            prev.wrapping_add(d as u32)
-        };
-        out.push(f32::from_bits(prev))
-    })
-}
-pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    let cur = out.len();
-    let mut prev = 0u64;
-    decode_bits::<64>(buf, limit, cur, |first, d| {
-        prev = if first { d } else { prev.wrapping_add(d) };
-        out.push(f64::from_bits(prev))
-    })
-}
-/// FLOAT as TsFile Java 1.x (format v3) wrote it: each delta is a float (from its bits) and
-/// values are running float sums.
-pub fn decode_f32_v1(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
-    let cur = out.len();
-    let mut prev = 0f32;
-    decode_bits::<32>(buf, limit, cur, |first, d| {
-        let x = f32::from_bits(d as u32);
-        prev = if first { x } else { prev + x };
-        out.push(prev)
-    })
-}
-pub fn decode_f64_v1(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    let cur = out.len();
-    let mut prev = 0f64;
-    decode_bits::<64>(buf, limit, cur, |first, d| {
-        let x = f64::from_bits(d);
+    let mut prev = W::default();
+    decode_bits::<W>(buf, limit, cur, |first, d| {
+        let x = W::from_bits(d);
         prev = if first { x } else { prev + x };
         out.push(prev)
     })
@@ -169,7 +136,7 @@ mod tests {
             }
         }
         let mut v = vec![];
-        decode_i32(&out, 10, &mut v).unwrap();
+        decode::<i32>(&out, 10, &mut v).unwrap();
         assert_eq!(v, vec![5, 6, 8]);
     }
 }

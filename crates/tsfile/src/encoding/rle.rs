@@ -1,50 +1,54 @@
 //! RLE / bit-packing hybrid (`RleDecoder`): packages of `[uvarint len][bitWidth][runs]`.
-//! RLE run values are little-endian for INT32 and big-endian for INT64 (as Java writes them).
+//! RLE run values are little-endian for 32-bit and big-endian for 64-bit words (as Java
+//! writes them).
 
-use super::{bits::unpack_msb, check_limit, derr, DResult};
+use super::{bits::unpack_msb, check_limit, derr, word::Word, DResult};
 use crate::bytes::uvarint;
 
-macro_rules! rle {
-    ($name:ident, $t:ty, $maxw:expr, $le:expr) => {
-        pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
-            let mut pos = 0usize;
-            while pos < buf.len() {
-                let at = pos;
-                let len = uvarint(buf, &mut pos)
-                    .ok_or_else(|| derr(at, "truncated RLE package length"))?
-                    as usize;
-                if buf.len() - pos < len {
-                    return Err(derr(
-                        at,
-                        format!("RLE package of {len} bytes, {} left", buf.len() - pos),
-                    ));
-                }
-                let end = pos + len;
-                if len == 0 {
-                    continue;
-                }
-                decode_package(buf, pos, end, limit, out)?;
-                pos = end;
-                let _ = $le;
-            }
-            Ok(())
-        }
-    };
+/// Decode every package of `buf` into `out`, refusing more than `limit` values in all.
+pub(crate) fn decode<W: Word>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<()> {
+    let mut pos = 0usize;
+    while pos < buf.len() {
+        pos = decode_one_at(buf, pos, limit, out)?;
+    }
+    Ok(())
+}
+
+/// Decode exactly one package starting at `buf[0]`; returns the bytes consumed (SPRINTZ tails).
+pub(crate) fn decode_one<W: Word>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<usize> {
+    decode_one_at(buf, 0, limit, out)
+}
+
+/// The package `[uvarint len][body]` at `buf[at..]`; returns where it ends.
+fn decode_one_at<W: Word>(buf: &[u8], at: usize, limit: usize, out: &mut Vec<W>) -> DResult<usize> {
+    let mut pos = at;
+    let len =
+        uvarint(buf, &mut pos).ok_or_else(|| derr(at, "truncated RLE package length"))? as usize;
+    if buf.len() - pos < len {
+        return Err(derr(
+            at,
+            format!("RLE package of {len} bytes, {} left", buf.len() - pos),
+        ));
+    }
+    if len > 0 {
+        decode_package(buf, pos, pos + len, limit, out)?;
+    }
+    Ok(pos + len)
 }
 
 /// One package `buf[start..end]` = bitWidth + runs.
-fn decode_package<T: RleValue>(
+fn decode_package<W: Word>(
     buf: &[u8],
     start: usize,
     end: usize,
     limit: usize,
-    out: &mut Vec<T>,
+    out: &mut Vec<W>,
 ) -> DResult<()> {
     let width = buf[start] as u32;
-    if width > T::BITS {
+    if width > W::BITS {
         return Err(derr(
             start,
-            format!("RLE bit width {width} exceeds {}", T::BITS),
+            format!("RLE bit width {width} exceeds {}", W::BITS),
         ));
     }
     let mut pos = start + 1;
@@ -73,7 +77,7 @@ fn decode_package<T: RleValue>(
             let mut k = 0;
             unpack_msb(&buf[pos..pos + bytes], width, groups * 8, |v| {
                 if k < valid {
-                    out.push(T::from_bits(v));
+                    out.push(W::from_bits(v));
                 }
                 k += 1;
             });
@@ -84,7 +88,7 @@ fn decode_package<T: RleValue>(
             if end - pos < nb {
                 return Err(derr(pos, "truncated RLE run value"));
             }
-            let v = T::run_value(&buf[pos..pos + nb]);
+            let v = run_value::<W>(&buf[pos..pos + nb]);
             pos += nb;
             check_limit(out.len(), repeat, limit, at)?;
             out.extend(std::iter::repeat_n(v, repeat));
@@ -93,66 +97,16 @@ fn decode_package<T: RleValue>(
     Ok(())
 }
 
-trait RleValue: Copy {
-    const BITS: u32;
-    fn from_bits(v: u64) -> Self;
-    fn run_value(b: &[u8]) -> Self;
-}
-impl RleValue for i32 {
-    const BITS: u32 = 32;
-    fn from_bits(v: u64) -> Self {
-        v as u32 as i32
-    }
-    fn run_value(b: &[u8]) -> Self {
-        // little-endian
-        b.iter().rev().fold(0u32, |a, &x| (a << 8) | x as u32) as i32
-    }
-}
-impl RleValue for i64 {
-    const BITS: u32 = 64;
-    fn from_bits(v: u64) -> Self {
-        v as i64
-    }
-    fn run_value(b: &[u8]) -> Self {
-        // big-endian (Java `readLongLittleEndianPaddedOnBitWidth` shifts left)
-        b.iter().fold(0u64, |a, &x| (a << 8) | x as u64) as i64
-    }
-}
-
-rle!(decode_i32, i32, 32, true);
-rle!(decode_i64, i64, 64, false);
-
-/// Decode exactly one package starting at `buf[0]`; returns the bytes consumed (SPRINTZ tails).
-pub(crate) fn decode_one_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<usize> {
-    let mut pos = 0;
-    let len =
-        uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
-    if buf.len() - pos < len {
-        return Err(derr(
-            0,
-            format!("RLE package of {len} bytes, {} left", buf.len() - pos),
-        ));
-    }
-    if len > 0 {
-        decode_package(buf, pos, pos + len, limit, out)?;
-    }
-    Ok(pos + len)
-}
-
-pub(crate) fn decode_one_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<usize> {
-    let mut pos = 0;
-    let len =
-        uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated RLE package length"))? as usize;
-    if buf.len() - pos < len {
-        return Err(derr(
-            0,
-            format!("RLE package of {len} bytes, {} left", buf.len() - pos),
-        ));
-    }
-    if len > 0 {
-        decode_package(buf, pos, pos + len, limit, out)?;
-    }
-    Ok(pos + len)
+/// An RLE run's value of `b.len()` (≤ BITS / 8) bytes: little-endian for 32-bit words,
+/// big-endian for 64-bit ones (Java `readLongLittleEndianPaddedOnBitWidth` shifts left).
+#[inline]
+fn run_value<W: Word>(b: &[u8]) -> W {
+    let bits = if W::BITS == 32 {
+        b.iter().rev().fold(0u64, |a, &x| (a << 8) | x as u64)
+    } else {
+        b.iter().fold(0u64, |a, &x| (a << 8) | x as u64)
+    };
+    W::from_bits(bits)
 }
 
 #[cfg(test)]
@@ -228,15 +182,15 @@ mod tests {
         }
         let enc = encode_i64(&vals, 20);
         let mut got = vec![];
-        decode_i64(&enc, 1000, &mut got).unwrap();
+        decode::<i64>(&enc, 1000, &mut got).unwrap();
         assert_eq!(got, vals);
         let neg = vec![-1i64, -5, 3, 3, 3, 3, 3, 3, 3, 3, 3, i64::MIN];
         let enc = encode_i64(&neg, 64);
         let mut got = vec![];
-        decode_i64(&enc, 1000, &mut got).unwrap();
+        decode::<i64>(&enc, 1000, &mut got).unwrap();
         assert_eq!(got, neg);
         // Truncated package.
-        assert!(decode_i64(&enc[..enc.len() - 1], 1000, &mut vec![]).is_err());
+        assert!(decode::<i64>(&enc[..enc.len() - 1], 1000, &mut vec![]).is_err());
     }
 
     #[test]
@@ -246,26 +200,26 @@ mod tests {
         let mut b = vec![body.len() as u8];
         b.extend(body);
         let mut v = vec![];
-        decode_i32(&b, 100, &mut v).unwrap();
+        decode::<i32>(&b, 100, &mut v).unwrap();
         assert_eq!(v, vec![-1, -1, -1, 1, 1]);
         // INT64 run value is big-endian
         let body = [32u8, 2, 0x3b, 0x9a, 0xca, 0x02];
         let mut b = vec![body.len() as u8];
         b.extend(body);
         let mut l = vec![];
-        decode_i64(&b, 100, &mut l).unwrap();
+        decode::<i64>(&b, 100, &mut l).unwrap();
         assert_eq!(l, vec![1000000002]);
         // bit-packed: width 2, 1 group, 3 valid values: 1,2,3,0,...
         let body = [2u8, 3, 3, 0b0110_1100, 0];
         let mut b = vec![body.len() as u8];
         b.extend(body);
         let mut v = vec![];
-        decode_i32(&b, 100, &mut v).unwrap();
+        decode::<i32>(&b, 100, &mut v).unwrap();
         assert_eq!(v, vec![1, 2, 3]);
         // A huge run is refused by the limit.
         let body = [8u8, 0xfe, 0xff, 0xff, 0x0f, 1];
         let mut b = vec![body.len() as u8];
         b.extend(body);
-        assert!(decode_i32(&b, 1000, &mut vec![]).is_err());
+        assert!(decode::<i32>(&b, 1000, &mut vec![]).is_err());
     }
 }

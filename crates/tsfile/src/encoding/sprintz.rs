@@ -2,49 +2,50 @@
 //! and a final tail block `0x80|k` holding k values as an RLE package (ints) or a Gorilla
 //! stream (floats).
 
-use super::{bits::unpack_msb, check_limit, derr, gorilla, rle, DResult};
+use super::{
+    bits::unpack_msb,
+    check_limit, derr, gorilla, rle,
+    word::{from_int, Int, Word},
+    DResult,
+};
 use crate::bytes::uvarint;
 
 const BLOCK: usize = 8;
 
-macro_rules! fire_block {
-    ($fn:ident, $t:ty, $wide:ty, $shift:expr, $width:expr, $shift_wide:expr) => {
-        /// Rebuild 8 values from the packed zigzag-like errors with the "fire" predictor.
-        /// The accumulator is a 32-bit int in both Java and C++, even for 64-bit values.
-        fn $fn(first: $t, packed: &[$t; BLOCK], out: &mut [$t; BLOCK]) {
-            let mut acc: i32 = 0;
-            let mut delta: $t = 0;
-            let mut prev = first;
-            for i in 0..BLOCK {
-                let u = packed[i];
-                let err: $t = if u % 2 == 0 {
-                    (u / 2).wrapping_neg()
-                } else {
-                    (u.wrapping_add(1)) / 2
-                };
-                let alpha = (acc >> $shift) as $t;
-                let product = (alpha as $wide).wrapping_mul(delta as $wide);
-                // Java and C++ INT32: truncate, then shift. C++ INT64: shift the 128-bit product.
-                let diff = if $shift_wide {
-                    (product >> $width) as $t
-                } else {
-                    (product as $t) >> $width
-                };
-                let x = prev.wrapping_add(diff).wrapping_add(err);
-                let gradient = if err > 0 { delta.wrapping_neg() } else { delta };
-                acc = (acc as $t).wrapping_sub(gradient) as i32;
-                delta = x.wrapping_sub(prev);
-                out[i] = x;
-                prev = x;
-            }
-        }
-    };
+/// Rebuild 8 values from the packed zigzag-like errors with the "fire" predictor. The
+/// accumulator is a 32-bit int in both Java and C++, even for 64-bit values. The product
+/// is taken in wrapping 64-bit arithmetic and truncated before the shift (Java, and C++
+/// INT32), or with `WIDE` (C++ 2.x INT64) in 128 bits and shifted before truncation.
+#[inline(always)]
+fn fire<I: Int, const WIDE: bool>(first: I, packed: &[I; BLOCK], out: &mut [I; BLOCK]) {
+    let (shift, width) = if I::BITS == 32 { (2, 8) } else { (3, 16) };
+    let mut acc: i32 = 0;
+    let mut delta = I::ZERO;
+    let mut prev = first;
+    for (o, &u) in out.iter_mut().zip(packed) {
+        let err = if u.to_i64() & 1 == 0 {
+            u.half().wrapping_neg()
+        } else {
+            u.wrapping_add(I::from_i64(1)).half()
+        };
+        let alpha = I::from_i64((acc >> shift) as i64);
+        let diff = if WIDE {
+            I::from_i128((alpha.to_i64() as i128 * delta.to_i64() as i128) >> width)
+        } else {
+            I::from_i64(alpha.to_i64().wrapping_mul(delta.to_i64())).sar(width)
+        };
+        let x = prev.wrapping_add(diff).wrapping_add(err);
+        let gradient = if err > I::ZERO {
+            delta.wrapping_neg()
+        } else {
+            delta
+        };
+        acc = I::from_i64(acc as i64).wrapping_sub(gradient).to_i64() as i32;
+        delta = x.wrapping_sub(prev);
+        *o = x;
+        prev = x;
+    }
 }
-
-fire_block!(fire32, i32, i64, 2, 8, false);
-// Java multiplies in wrapping 64-bit arithmetic, C++ 2.x in 128-bit before the shift.
-fire_block!(fire64, i64, i64, 3, 16, false);
-fire_block!(fire64_wide, i64, i128, 3, 16, true);
 
 /// The last, partial block: `k` values decoded by the tail encoding.
 fn push_tail<T: Copy>(out: &mut Vec<T>, tail: &[T], k: usize, at: usize) -> DResult<()> {
@@ -58,7 +59,15 @@ fn push_tail<T: Copy>(out: &mut Vec<T>, tail: &[T], k: usize, at: usize) -> DRes
     Ok(())
 }
 
-fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResult<()> {
+/// Decode a SPRINTZ stream into `out`, refusing more than `limit` values in all. `cpp`:
+/// 64-bit values as the C++ writer predicts them (128-bit product, see [`fire`]).
+pub(crate) fn decode<W: Word>(
+    buf: &[u8],
+    limit: usize,
+    cpp: bool,
+    out: &mut Vec<W>,
+) -> DResult<()> {
+    let b = W::BITS as usize;
     let mut pos = 0;
     while pos < buf.len() {
         let at = pos;
@@ -68,127 +77,59 @@ fn blocks32(buf: &[u8], limit: usize, out: &mut Vec<i32>, float: bool) -> DResul
             let k = (h & 0x7f) as usize;
             check_limit(out.len(), k, limit, at)?;
             let mut tail = Vec::new();
-            if float {
+            if W::FLOAT {
                 // The k tail values are decoded by count (a NaN among them is a value).
-                gorilla::decode::<i32>(&buf[pos..], k, true, &mut tail)
+                gorilla::decode::<W>(&buf[pos..], k, true, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
                 pos = buf.len();
             } else {
-                pos += rle::decode_one_i32(&buf[pos..], usize::MAX, &mut tail)
+                pos += rle::decode_one::<W>(&buf[pos..], usize::MAX, &mut tail)
                     .map_err(|e| derr(e.pos + pos, e.msg))?;
             }
             push_tail(out, &tail, k, at)?;
             continue;
         }
         let bw = h as usize;
-        if bw > 32 {
-            return Err(derr(at, format!("SPRINTZ bit width {bw} exceeds 32")));
+        if bw > b {
+            return Err(derr(at, format!("SPRINTZ bit width {bw} exceeds {b}")));
         }
-        let first = if float {
-            if buf.len() - pos < 4 {
-                return Err(derr(pos, "truncated SPRINTZ first value"));
-            }
-            let v = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
-            pos += 4;
-            v
+        let first: W::Int = if b == 32 && !W::FLOAT {
+            // INT32 first values are varints; the others raw big-endian words.
+            let v =
+                uvarint(buf, &mut pos).ok_or_else(|| derr(pos, "truncated SPRINTZ first value"))?;
+            W::Int::from_bits(v as u64)
         } else {
-            uvarint(buf, &mut pos).ok_or_else(|| derr(pos, "truncated SPRINTZ first value"))? as i32
+            let nb = b / 8;
+            // 64-bit blocks check the first value and the packed errors at once.
+            let need = if b == 64 { nb + bw } else { nb };
+            if buf.len() - pos < need {
+                let what = if b == 64 { "block" } else { "first value" };
+                return Err(derr(pos, format!("truncated SPRINTZ {what}")));
+            }
+            let v = W::Int::from_be(&buf[pos..pos + nb]);
+            pos += nb;
+            v
         };
         if buf.len() - pos < bw {
             return Err(derr(pos, "truncated SPRINTZ block"));
         }
-        let mut packed = [0i32; BLOCK];
+        let mut packed = [W::Int::ZERO; BLOCK];
         let mut i = 0;
         unpack_msb(&buf[pos..pos + bw], bw as u32, BLOCK, |v| {
-            packed[i] = v as u32 as i32;
+            packed[i] = W::Int::from_bits(v);
             i += 1;
         });
         pos += bw;
         check_limit(out.len(), BLOCK + 1, limit, at)?;
-        let mut vals = [0i32; BLOCK];
-        fire32(first, &packed, &mut vals);
-        out.push(first);
-        out.extend_from_slice(&vals);
-    }
-    Ok(())
-}
-
-fn blocks64(buf: &[u8], limit: usize, out: &mut Vec<i64>, float: bool, cpp: bool) -> DResult<()> {
-    let mut pos = 0;
-    while pos < buf.len() {
-        let at = pos;
-        let h = buf[pos];
-        pos += 1;
-        if h & 0x80 != 0 {
-            let k = (h & 0x7f) as usize;
-            check_limit(out.len(), k, limit, at)?;
-            let mut tail = Vec::new();
-            if float {
-                gorilla::decode::<i64>(&buf[pos..], k, true, &mut tail)
-                    .map_err(|e| derr(e.pos + pos, e.msg))?;
-                pos = buf.len();
-            } else {
-                pos += rle::decode_one_i64(&buf[pos..], usize::MAX, &mut tail)
-                    .map_err(|e| derr(e.pos + pos, e.msg))?;
-            }
-            push_tail(out, &tail, k, at)?;
-            continue;
-        }
-        let bw = h as usize;
-        if bw > 64 {
-            return Err(derr(at, format!("SPRINTZ bit width {bw} exceeds 64")));
-        }
-        if buf.len() - pos < 8 + bw {
-            return Err(derr(pos, "truncated SPRINTZ block"));
-        }
-        let first = i64::from_be_bytes(buf[pos..pos + 8].try_into().unwrap());
-        pos += 8;
-        let mut packed = [0i64; BLOCK];
-        let mut i = 0;
-        unpack_msb(&buf[pos..pos + bw], bw as u32, BLOCK, |v| {
-            packed[i] = v as i64;
-            i += 1;
-        });
-        pos += bw;
-        check_limit(out.len(), BLOCK + 1, limit, at)?;
-        let mut vals = [0i64; BLOCK];
-        if cpp {
-            fire64_wide(first, &packed, &mut vals);
+        let mut vals = [W::Int::ZERO; BLOCK];
+        if cpp && b == 64 {
+            fire::<W::Int, true>(first, &packed, &mut vals);
         } else {
-            fire64(first, &packed, &mut vals);
+            fire::<W::Int, false>(first, &packed, &mut vals);
         }
-        out.push(first);
-        out.extend_from_slice(&vals);
+        out.push(from_int(first));
+        out.extend(vals.iter().map(|&v| from_int::<W>(v)));
     }
-    Ok(())
-}
-
-pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
-    blocks32(buf, limit, out, false)
-}
-pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    blocks64(buf, limit, out, false, false)
-}
-/// INT64 as the C++ writer predicts it (128-bit product in the "fire" predictor).
-pub fn decode_i64_cpp(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    blocks64(buf, limit, out, false, true)
-}
-pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
-    let mut bits = Vec::new();
-    blocks32(buf, limit.saturating_sub(out.len()), &mut bits, true)?;
-    out.extend(bits.iter().map(|&b| f32::from_bits(b as u32)));
-    Ok(())
-}
-pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_f64_impl(buf, limit, out, false)
-}
-pub fn decode_f64_cpp(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
-    decode_f64_impl(buf, limit, out, true)
-}
-fn decode_f64_impl(buf: &[u8], limit: usize, out: &mut Vec<f64>, cpp: bool) -> DResult<()> {
-    let mut bits = Vec::new();
-    blocks64(buf, limit.saturating_sub(out.len()), &mut bits, true, cpp)?;
-    out.extend(bits.iter().map(|&b| f64::from_bits(b as u64)));
     Ok(())
 }
 
@@ -199,8 +140,144 @@ mod tests {
     fn zero_width_block_repeats_first() {
         // bw 0, first = uvarint 7, no packed bytes: errors 0 → prediction keeps 7.
         let mut v = vec![];
-        decode_i32(&[0, 7], 100, &mut v).unwrap();
+        decode::<i32>(&[0, 7], 100, false, &mut v).unwrap();
         assert_eq!(v, vec![7; 9]);
-        assert!(decode_i32(&[5, 7, 1], 100, &mut vec![]).is_err());
+        assert!(decode::<i32>(&[5, 7, 1], 100, false, &mut vec![]).is_err());
+    }
+
+    /// Reference encoders, written per width without the generic code: full blocks only
+    /// (9 values each), Java's predictor (truncating 64-bit product). `first` writes a
+    /// block's first value.
+    fn encode32(vals: &[u32], first: impl Fn(u32, &mut Vec<u8>)) -> Vec<u8> {
+        let mut out = vec![];
+        for block in vals.chunks_exact(9) {
+            let (mut acc, mut delta, mut prev) = (0i32, 0i32, block[0] as i32);
+            let mut us = [0u64; 8];
+            for (i, &x) in block[1..].iter().enumerate() {
+                let x = x as i32;
+                let alpha = acc >> 2;
+                let diff = ((alpha as i64 * delta as i64) as i32) >> 8;
+                let err = x.wrapping_sub(prev.wrapping_add(diff));
+                us[i] = (if err <= 0 {
+                    -2 * err as i64
+                } else {
+                    2 * err as i64 - 1
+                }) as u64;
+                acc = acc.wrapping_sub(if err > 0 { -delta } else { delta });
+                delta = x.wrapping_sub(prev);
+                prev = x;
+            }
+            pack(&us, block[0] as u64, &mut out, |v, o| first(v as u32, o));
+        }
+        out
+    }
+
+    fn encode64(vals: &[u64]) -> Vec<u8> {
+        let mut out = vec![];
+        for block in vals.chunks_exact(9) {
+            let (mut acc, mut delta, mut prev) = (0i32, 0i64, block[0] as i64);
+            let mut us = [0u64; 8];
+            for (i, &x) in block[1..].iter().enumerate() {
+                let x = x as i64;
+                let alpha = (acc >> 3) as i64;
+                let diff = alpha.wrapping_mul(delta) >> 16;
+                let err = x.wrapping_sub(prev.wrapping_add(diff));
+                us[i] = (if err <= 0 {
+                    -2 * err as i128
+                } else {
+                    2 * err as i128 - 1
+                }) as u64;
+                acc = (acc as i64).wrapping_sub(if err > 0 { -delta } else { delta }) as i32;
+                delta = x.wrapping_sub(prev);
+                prev = x;
+            }
+            pack(&us, block[0], &mut out, |v, o| o.extend(v.to_be_bytes()));
+        }
+        out
+    }
+
+    /// `[bit width][first][8 values × width bits, MSB first]`.
+    fn pack(us: &[u64; 8], first: u64, out: &mut Vec<u8>, put: impl Fn(u64, &mut Vec<u8>)) {
+        let bw = us.iter().map(|u| 64 - u.leading_zeros()).max().unwrap();
+        out.push(bw as u8);
+        put(first, out);
+        let (mut acc, mut nb) = (0u128, 0);
+        for &u in us {
+            acc = (acc << bw) | u as u128;
+            nb += bw;
+            while nb >= 8 {
+                nb -= 8;
+                out.push((acc >> nb) as u8);
+            }
+        }
+    }
+
+    fn varint(mut v: u32, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    /// Every width against its reference encoder, over random walks (the predictor's
+    /// errors stay within what its zigzag form holds) with occasional jumps.
+    #[test]
+    fn each_width_matches_its_reference_encoder() {
+        let mut x: u64 = 99;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            x >> 11
+        };
+        for case in 0..200 {
+            let n = 9 * (1 + case % 7);
+            let step = 1u64 << (case % 20);
+            let (mut a, mut b) = (next() as i32, next() as i64 >> 12);
+            let (mut i32s, mut i64s, mut f32s, mut f64s) = (vec![], vec![], vec![], vec![]);
+            for _ in 0..n {
+                let r = next();
+                let jump = if r % 13 == 0 { 1000 } else { 1 };
+                a = a.wrapping_add(((r % (2 * step)) as i64 - step as i64) as i32 * jump);
+                b = b.wrapping_add((r % (2 * step)) as i64 - step as i64);
+                i32s.push(a);
+                i64s.push(b * jump as i64);
+                f32s.push(1.0 + (r % 100_000) as f32 / 7.0);
+                f64s.push(-1.0 - (r % 1_000_000) as f64 / 3.0);
+            }
+            let bits32 = |v: &[i32]| v.iter().map(|&v| v as u32).collect::<Vec<_>>();
+            let enc = encode32(&bits32(&i32s), varint);
+            let mut got = vec![];
+            decode::<i32>(&enc, n, false, &mut got).unwrap();
+            assert_eq!(got, i32s, "INT32 case {case}");
+
+            let fb: Vec<u32> = f32s.iter().map(|v| v.to_bits()).collect();
+            let enc = encode32(&fb, |v, o| o.extend(v.to_be_bytes()));
+            let mut got = vec![];
+            decode::<f32>(&enc, n, false, &mut got).unwrap();
+            assert_eq!(
+                got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                fb,
+                "FLOAT case {case}"
+            );
+
+            let enc = encode64(&i64s.iter().map(|&v| v as u64).collect::<Vec<_>>());
+            let mut got = vec![];
+            decode::<i64>(&enc, n, false, &mut got).unwrap();
+            assert_eq!(got, i64s, "INT64 case {case}");
+
+            let db: Vec<u64> = f64s.iter().map(|v| v.to_bits()).collect();
+            let enc = encode64(&db);
+            let mut got = vec![];
+            decode::<f64>(&enc, n, false, &mut got).unwrap();
+            assert_eq!(
+                got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                db,
+                "DOUBLE case {case}"
+            );
+            // The limit counts every value.
+            assert!(decode::<f64>(&enc, n - 1, false, &mut vec![]).is_err());
+        }
     }
 }

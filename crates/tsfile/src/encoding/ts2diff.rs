@@ -5,95 +5,90 @@
 
 use super::{
     bits::{peek, with_be_words},
-    check_limit, derr, DResult,
+    check_limit, derr,
+    word::Int,
+    DResult,
 };
 
-macro_rules! ts2diff {
-    ($name:ident, $prefix:ident, $t:ty, $u:ty, $bytes:expr, $maxw:expr) => {
-        pub fn $name(buf: &[u8], limit: usize, out: &mut Vec<$t>) -> DResult<()> {
-            $prefix(buf, limit, usize::MAX, out)
-        }
-
-        /// [`$name`] that stops after the block in which `out` reaches `stop` values.
-        pub(crate) fn $prefix(
-            buf: &[u8],
-            limit: usize,
-            stop: usize,
-            out: &mut Vec<$t>,
-        ) -> DResult<()> {
-            with_be_words(buf, |words| {
-                let mut pos = 0usize;
-                while pos < buf.len() && out.len() < stop {
-                    let at = pos;
-                    let hdr = 8 + 2 * $bytes;
-                    if buf.len() - pos < hdr {
-                        return Err(derr(
-                            at,
-                            format!(
-                                "TS_2DIFF block header needs {hdr} bytes, {} left",
-                                buf.len() - pos
-                            ),
-                        ));
-                    }
-                    let n = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
-                    let w = i32::from_be_bytes(buf[pos + 4..pos + 8].try_into().unwrap());
-                    let min_delta =
-                        <$t>::from_be_bytes(buf[pos + 8..pos + 8 + $bytes].try_into().unwrap());
-                    let first =
-                        <$t>::from_be_bytes(buf[pos + 8 + $bytes..pos + hdr].try_into().unwrap());
-                    pos += hdr;
-                    if n < 0 || !(0..=$maxw).contains(&w) {
-                        return Err(derr(
-                            at,
-                            format!("TS_2DIFF block with {n} deltas of width {w}"),
-                        ));
-                    }
-                    let (n, w) = (n as usize, w as u32);
-                    let packed = (n as u64 * w as u64).div_ceil(8);
-                    if ((buf.len() - pos) as u64) < packed {
-                        return Err(derr(
-                            pos,
-                            format!(
-                                "TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left",
-                                buf.len() - pos
-                            ),
-                        ));
-                    }
-                    let packed = packed as usize;
-                    check_limit(out.len(), n + 1, limit, at)?;
-                    out.reserve(n + 1);
-                    let at = out.len();
-                    let dst = &mut out.spare_capacity_mut()[..n + 1];
-                    dst[0].write(first);
-                    let mut prev = first;
-                    if w == 0 {
-                        for d in dst[1..].iter_mut() {
-                            prev = prev.wrapping_add(min_delta);
-                            d.write(prev);
-                        }
-                    } else {
-                        // Bit windows from the pre-swapped words (any width 1..=64).
-                        let shift = 64 - w;
-                        let mut bp = pos * 8;
-                        for d in dst[1..].iter_mut() {
-                            let x = (peek(words, bp) >> shift) as $u as $t;
-                            bp += w as usize;
-                            prev = prev.wrapping_add(min_delta).wrapping_add(x);
-                            d.write(prev);
-                        }
-                    }
-                    // SAFETY: all n + 1 reserved slots were written above.
-                    unsafe { out.set_len(at + n + 1) };
-                    pos += packed;
-                }
-                Ok(())
-            })
-        }
-    };
+/// Decode every block of `buf` into `out`, refusing more than `limit` values in all.
+pub(crate) fn decode<I: Int>(buf: &[u8], limit: usize, out: &mut Vec<I>) -> DResult<()> {
+    prefix(buf, limit, usize::MAX, out)
 }
 
-ts2diff!(decode_i32, prefix_i32, i32, u32, 4, 32);
-ts2diff!(decode_i64, prefix_i64, i64, u64, 8, 64);
+/// [`decode`] that stops after the block in which `out` reaches `stop` values.
+pub(crate) fn prefix<I: Int>(
+    buf: &[u8],
+    limit: usize,
+    stop: usize,
+    out: &mut Vec<I>,
+) -> DResult<()> {
+    let bytes = (I::BITS / 8) as usize;
+    with_be_words(buf, |words| {
+        let mut pos = 0usize;
+        while pos < buf.len() && out.len() < stop {
+            let at = pos;
+            let hdr = 8 + 2 * bytes;
+            if buf.len() - pos < hdr {
+                return Err(derr(
+                    at,
+                    format!(
+                        "TS_2DIFF block header needs {hdr} bytes, {} left",
+                        buf.len() - pos
+                    ),
+                ));
+            }
+            let n = i32::from_be_bytes(buf[pos..pos + 4].try_into().unwrap());
+            let w = i32::from_be_bytes(buf[pos + 4..pos + 8].try_into().unwrap());
+            let min_delta = I::from_be(&buf[pos + 8..pos + 8 + bytes]);
+            let first = I::from_be(&buf[pos + 8 + bytes..pos + hdr]);
+            pos += hdr;
+            if n < 0 || !(0..=I::BITS as i32).contains(&w) {
+                return Err(derr(
+                    at,
+                    format!("TS_2DIFF block with {n} deltas of width {w}"),
+                ));
+            }
+            let (n, w) = (n as usize, w as u32);
+            let packed = (n as u64 * w as u64).div_ceil(8);
+            if ((buf.len() - pos) as u64) < packed {
+                return Err(derr(
+                    pos,
+                    format!(
+                        "TS_2DIFF block of {n} deltas × {w} bits needs {packed} bytes, {} left",
+                        buf.len() - pos
+                    ),
+                ));
+            }
+            let packed = packed as usize;
+            check_limit(out.len(), n + 1, limit, at)?;
+            out.reserve(n + 1);
+            let at = out.len();
+            let dst = &mut out.spare_capacity_mut()[..n + 1];
+            dst[0].write(first);
+            let mut prev = first;
+            if w == 0 {
+                for d in dst[1..].iter_mut() {
+                    prev = prev.wrapping_add(min_delta);
+                    d.write(prev);
+                }
+            } else {
+                // Bit windows from the pre-swapped words (any width 1..=64).
+                let shift = 64 - w;
+                let mut bp = pos * 8;
+                for d in dst[1..].iter_mut() {
+                    let x = I::from_bits(peek(words, bp) >> shift);
+                    bp += w as usize;
+                    prev = prev.wrapping_add(min_delta).wrapping_add(x);
+                    d.write(prev);
+                }
+            }
+            // SAFETY: all n + 1 reserved slots were written above.
+            unsafe { out.set_len(at + n + 1) };
+            pos += packed;
+        }
+        Ok(())
+    })
+}
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -133,10 +128,10 @@ pub(crate) mod tests {
         let vals: Vec<i64> = (0..1000i64).map(|i| i * i % 977 - 300).collect();
         let enc = encode_i64(&vals, 128);
         let mut v = vec![];
-        prefix_i64(&enc, 2000, 200, &mut v).unwrap();
+        prefix::<i64>(&enc, 2000, 200, &mut v).unwrap();
         assert_eq!(v, vals[..258]); // two blocks of 1 + 128 values
         let mut v = vec![];
-        prefix_i64(&enc, 2000, usize::MAX, &mut v).unwrap();
+        prefix::<i64>(&enc, 2000, usize::MAX, &mut v).unwrap();
         assert_eq!(v, vals);
     }
 
@@ -146,10 +141,10 @@ pub(crate) mod tests {
         b.extend(10i64.to_be_bytes());
         b.extend(1000i64.to_be_bytes());
         let mut v = vec![];
-        decode_i64(&b, 100, &mut v).unwrap();
+        decode::<i64>(&b, 100, &mut v).unwrap();
         assert_eq!(v, (0..10).map(|i| 1000 + 10 * i).collect::<Vec<_>>());
-        assert!(decode_i64(&b, 5, &mut vec![]).is_err());
-        assert!(decode_i64(&b[..20], 100, &mut vec![]).is_err());
+        assert!(decode::<i64>(&b, 5, &mut vec![]).is_err());
+        assert!(decode::<i64>(&b[..20], 100, &mut vec![]).is_err());
     }
 
     #[test]
@@ -169,7 +164,7 @@ pub(crate) mod tests {
         for bs in [1, 7, 128] {
             let enc = encode_i64(&vals, bs);
             let mut v = vec![];
-            decode_i64(&enc, 10_000, &mut v).unwrap();
+            decode::<i64>(&enc, 10_000, &mut v).unwrap();
             assert_eq!(v, vals);
         }
     }
@@ -190,7 +185,7 @@ pub(crate) mod tests {
             for bs in [1, 2, 7, 128, 129] {
                 let enc = encode_i64(&vals, bs);
                 let mut v = vec![];
-                decode_i64(&enc, 10_000, &mut v).unwrap();
+                decode::<i64>(&enc, 10_000, &mut v).unwrap();
                 assert_eq!(v, vals, "width {k} block {bs}");
             }
         }
@@ -201,7 +196,7 @@ pub(crate) mod tests {
         // n=2, w=2, min=1, first=5, deltas packed 0b01_10_0000 -> values 5, 7, 10
         let b = [0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 5, 0b0110_0000];
         let mut v = vec![];
-        decode_i32(&b, 10, &mut v).unwrap();
+        decode::<i32>(&b, 10, &mut v).unwrap();
         assert_eq!(v, vec![5, 7, 10]);
     }
 }

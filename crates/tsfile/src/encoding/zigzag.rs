@@ -1,9 +1,9 @@
 //! ZIGZAG: repeated `[uvarint byteLen][uvarint count][count zigzag LEB128 varints]`.
 
-use super::{check_limit, derr, DResult};
+use super::{check_limit, derr, word::Int, DResult};
 use crate::bytes::{unzigzag64, uvarint, uvarint64};
 
-fn decode(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64)) -> DResult<()> {
+fn decode_varints(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64)) -> DResult<()> {
     let mut pos = 0;
     let mut n = cur;
     while pos < buf.len() {
@@ -38,13 +38,11 @@ fn decode(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64)) -> DR
     Ok(())
 }
 
-pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
+/// Decode every group of `buf` into `out` (INT32 values truncated, as Java casts them),
+/// refusing more than `limit` values in all.
+pub(crate) fn decode<I: Int>(buf: &[u8], limit: usize, out: &mut Vec<I>) -> DResult<()> {
     let cur = out.len();
-    decode(buf, limit, cur, |v| out.push(v as i32))
-}
-pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
-    let cur = out.len();
-    decode(buf, limit, cur, |v| out.push(v))
+    decode_varints(buf, limit, cur, |v| out.push(I::from_i64(v)))
 }
 
 #[cfg(test)]
@@ -54,9 +52,9 @@ mod tests {
     fn groups() {
         let b = [3u8, 3, 0x02, 0x01, 0x03, 1, 1, 0x80 - 0x7f];
         let mut v = vec![];
-        decode_i64(&b, 10, &mut v).unwrap();
+        decode::<i64>(&b, 10, &mut v).unwrap();
         assert_eq!(v, vec![1, -1, -2, -1]);
-        assert!(decode_i64(&[5, 1, 0], 10, &mut vec![]).is_err());
+        assert!(decode::<i64>(&[5, 1, 0], 10, &mut vec![]).is_err());
     }
 
     #[test]
@@ -74,9 +72,9 @@ mod tests {
         let mut b = vec![body.len() as u8, vals.len() as u8];
         b.extend(body);
         let mut got = vec![];
-        decode_i64(&b, 100, &mut got).unwrap();
+        decode::<i64>(&b, 100, &mut got).unwrap();
         assert_eq!(got, vals);
         let mut got32 = vec![];
-        decode_i32(&b[..2 + 3], 100, &mut got32).unwrap_err();
+        decode::<i32>(&b[..2 + 3], 100, &mut got32).unwrap_err();
     }
 }
