@@ -230,7 +230,8 @@ export const REVISIT = { name: 'arrowsmith simd, Chromium 2nd visit', env: 'chro
 
 /** The peer a contender's read 1 is compared with: the same library family's peer in the same environment. */
 export function peerOf(format, k) {
-  const env = k.name.split(', ')[1]?.replace(' 2nd visit', '');
+  // The environment is the name's last part: 'arrowsmith simd, warm start, Node' → Node.
+  const env = k.name.split(', ').slice(1).at(-1)?.replace(' 2nd visit', '');
   if (format === 'tsfile') return k.name === TSFILE_NATIVE ? undefined : TSFILE_NATIVE;
   if (format === 'hdf5') return k.name.startsWith('h5wasm') ? undefined : k.name === HDF5_NATIVE ? undefined : `h5wasm, ${env ?? 'Node'}`;
   return k.name.startsWith(MSGPACK_PEER) ? undefined : `${MSGPACK_PEER}, ${env}`;

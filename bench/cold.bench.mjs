@@ -23,7 +23,7 @@ const want = (c) => !opts.only || opts.only.split(',').some((o) => c.label.inclu
 // SIMD builds only (the ones users get); the scalar builds and jsfive are in the per-format benchmarks.
 const simdOnly = (ks) => ks.filter((k) => !k.name.includes('scalar') && !k.name.startsWith('jsfive'));
 
-// init({ warm: true }) and its idle-time warm-up before read 1 (src/warm.ts; TsFile only).
+// init({ warm: true }) and its idle-time warm-up before read 1 (src/warm.ts), every format.
 const warmStart = ({ browser }) =>
   (browser ? ['Node', 'Chromium'] : ['Node']).map((e) => ({ name: `arrowsmith simd, warm start, ${e}`, env: e.toLowerCase(), spec: { reader: 'arrowsmith', opts: { simd: true, warm: true } } }));
 
@@ -33,7 +33,7 @@ const groups = [
     title: 'MessagePack: decode 1 ≥ 2× msgpackr',
     target: 2,
     cases: msgpackCases(msgpackDatasets().filter((d) => ['fixint', 'records'].includes(d.id))),
-    contenders: [...simdOnly(msgpackContenders(opts)), ...(opts.browser ? [REVISIT] : [])],
+    contenders: [...simdOnly(msgpackContenders(opts)), ...warmStart(opts), ...(opts.browser ? [REVISIT] : [])],
   },
   {
     format: 'tsfile',
@@ -47,7 +47,7 @@ const groups = [
     title: 'HDF5: read 1 ≥ 10× h5wasm',
     target: 10,
     cases: hdf5Cases().filter((c) => ['str_gzip', 'vint_contig', 'vstruct_gzip'].includes(c.key)),
-    contenders: [...simdOnly(hdf5Contenders(opts)).filter((k) => k.env !== 'python'), ...(opts.browser ? [REVISIT] : [])],
+    contenders: [...simdOnly(hdf5Contenders(opts)).filter((k) => k.env !== 'python'), ...warmStart(opts), ...(opts.browser ? [REVISIT] : [])],
   },
 ].map((g) => ({ ...g, cases: g.cases.filter(want) }));
 

@@ -165,3 +165,11 @@ impl Hdf5Reader {
 fn single(name: String, col: Column) -> Batch {
     Batch::new(vec![Field::new(name, col.dtype.clone(), true)], vec![col])
 }
+
+/// A small file as h5py writes it by default (scripts/fixtures/hdf5/gen_warm.py): what
+/// `init({ warm: true })` reads in idle time, so that the engine compiles the hot paths to
+/// optimized code before the first real read.
+#[wasm_bindgen(js_name = hdf5WarmInput)]
+pub fn hdf5_warm_input() -> Vec<u8> {
+    include_bytes!("../warm/warm.h5").to_vec()
+}

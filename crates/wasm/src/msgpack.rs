@@ -164,3 +164,12 @@ impl MsgpackStream {
         self.inner.finish().map(|o| o.map(batch)).map_err(js_error)
     }
 }
+
+/// Small documents as @msgpack/msgpack writes them, one bin per shape, in one map
+/// (scripts/fixtures/msgpack/gen_warm.mjs): what `init({ warm: true })` decodes in idle
+/// time, so that the engine compiles the hot paths to optimized code before the first
+/// real decode.
+#[wasm_bindgen(js_name = msgpackWarmInput)]
+pub fn msgpack_warm_input() -> Vec<u8> {
+    include_bytes!("../warm/warm.msgpack").to_vec()
+}

@@ -3,15 +3,18 @@
  * in baseline code and compiles optimized code in the background only once the function
  * has run a while, so a first read runs mostly in baseline code (2–4× slower than later
  * reads). Reading a small built-in input a few times while the page or process is idle gets
- * the hot functions compiled before the first real read. Each warm-up read waits for idle
- * time (`requestIdleCallback` in browsers, an unref'd timer elsewhere), so real work goes
- * first; a failing warm-up read only ends the warm-up.
+ * the hot functions compiled before the first real read. Each format's module carries its
+ * own input (crates/wasm/warm, written by scripts/fixtures/<format>/gen_warm.*). Each
+ * warm-up read waits for idle time (`requestIdleCallback` in browsers, an unref'd timer
+ * elsewhere), so real work goes first; a failing warm-up read only ends that format's warm-up.
  */
+import { openHdf5 } from './hdf5.js';
+import { decodeMsgpack } from './msgpack.js';
+import { openTsFile } from './tsfile.js';
 import type { Format } from './wasm.js';
 import { instanceAsync } from './wasm.js';
-import { openTsFile } from './tsfile.js';
 
-/** Reads of the built-in input: enough for V8 to tier up the hot loops (bench/results/cold.md). */
+/** Reads of each built-in input: enough for V8 to tier up the hot loops (bench/results/cold.md). */
 const READS = 12;
 
 type Idle = (f: () => void) => void;
@@ -20,31 +23,59 @@ const idle: Idle = g.requestIdleCallback
   ? (f) => g.requestIdleCallback!(f, { timeout: 2000 })
   : (f) => (setTimeout(f, 0) as { unref?: () => void }).unref?.();
 
-/** The built-in input of a format, if it has one. @internal */
-export async function builtInInput(format: Format): Promise<Uint8Array | undefined> {
-  return format === 'tsfile' ? (await instanceAsync('tsfile')).glue.warmInput() : undefined;
+interface Warmer {
+  /** The built-in input, out of the format's module (once per warm-up). */
+  input(): Promise<Uint8Array>;
+  /** One warm-up read of it, the way a first real read goes. */
+  read(input: Uint8Array): unknown;
 }
 
-/** One warm-up read of a format's built-in input (fetched out of the module once). */
-const readOnce: Partial<Record<Format, (input: Uint8Array) => Promise<unknown>>> = {
-  tsfile: async (input) => {
-    const f = await openTsFile(input);
-    try {
-      await f.read();
-    } finally {
-      f.close();
-    }
+const WARM: Record<Format, Warmer> = {
+  // A map of documents, one bin each: the map, then each document, decoded whole.
+  msgpack: {
+    input: async () => (await instanceAsync('msgpack')).glue.msgpackWarmInput(),
+    read: (input) => {
+      const docs = decodeMsgpack(input);
+      for (const f of docs.schema.fields) decodeMsgpack(docs.getChild(f.name)!.get(0) as Uint8Array);
+    },
+  },
+  tsfile: {
+    input: async () => (await instanceAsync('tsfile')).glue.warmInput(),
+    read: async (input) => {
+      const f = await openTsFile(input);
+      try {
+        await f.read();
+      } finally {
+        f.close();
+      }
+    },
+  },
+  // Every dataset at the root, each read whole.
+  hdf5: {
+    input: async () => (await instanceAsync('hdf5')).glue.hdf5WarmInput(),
+    read: async (input) => {
+      const f = await openHdf5(input);
+      try {
+        for (const e of await f.list('/')) if (e.kind === 'dataset') await f.read(`/${e.name}`);
+      } finally {
+        await f.close();
+      }
+    },
   },
 };
 
-/** Warm up the formats that have a built-in input; resolves with the reads made (never rejects). */
+/** The built-in input of a format. @internal */
+export function builtInInput(format: Format): Promise<Uint8Array> {
+  return WARM[format].input();
+}
+
+/** Warm up each format in turn; resolves with the reads made (never rejects). */
 export async function warmUp(formats: readonly Format[]): Promise<number> {
   let reads = 0;
   for (const f of formats) {
-    const read = readOnce[f];
-    if (!read) continue;
     try {
-      const input = (await builtInInput(f))!;
+      const { input: get, read } = WARM[f];
+      const input = await get();
       for (let i = 0; i < READS; i++) {
         await new Promise<void>((r) => idle(r));
         await read(input);

@@ -1,28 +1,39 @@
-// init({ warm: true }): idle-time reads of the built-in input (src/warm.ts), in fresh Node
-// processes (module state is per process). The speed it buys is measured by the cold
-// benchmarks (bench/results/cold.md), never asserted here.
+// init({ warm: true }): idle-time reads of each format's built-in input (src/warm.ts), in
+// fresh Node processes (module state is per process). The speed it buys is measured by the
+// cold benchmarks (bench/results/cold.md), never asserted here.
+import { decode } from '@msgpack/msgpack';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanEnv } from './child.js';
 
 const dist = join(import.meta.dirname, '../dist/node.js');
-const FIX = JSON.stringify(join(import.meta.dirname, '../../../fixtures/tsfile/cpp_multipage_gorilla_lz4.tsfile'));
+const warmJs = JSON.stringify(join(import.meta.dirname, '../dist/warm.js'));
+const fixture = (p: string) => JSON.stringify(join(import.meta.dirname, '../../../fixtures', p));
 
 function run(code: string): unknown {
   const out = execFileSync('node', ['--input-type=module', '-e', `import * as a from ${JSON.stringify(dist)};\n${code}`], { env: cleanEnv({}) });
   return JSON.parse(out.toString());
 }
 
+/** A real read per format (rows as JSON text), taken before and after the warm-up. */
+const READ = {
+  msgpack: `const t = a.decodeMsgpack(bytes); return t.toArray().map(text);`,
+  tsfile: `const f = await a.openTsFile(bytes); try { return (await f.read()).toArray().map(text); } finally { f.close(); }`,
+  hdf5: `const f = await a.openHdf5(bytes); try { return (await f.read('/arr_2d')).toArray().map(text); } finally { await f.close(); }`,
+};
+const FILES = { msgpack: 'msgpack/py_fixints.msgpack', tsfile: 'tsfile/cpp_multipage_gorilla_lz4.tsfile', hdf5: 'hdf5/types_earliest.h5' };
+
 describe('init({ warm: true })', { timeout: 120_000 }, () => {
-  it('reads the built-in TsFile input in idle time, and reads after it are unchanged', () => {
+  it.each(Object.keys(READ) as (keyof typeof READ)[])('reads the built-in %s input in idle time, and reads after it are unchanged', (format) => {
     // A ref'd timer keeps the process up: the warm-up's own timers never do.
     const got = run(`const keep = setTimeout(() => {}, 60000); const text = (r) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? String(v) : v));
-      const bytes = (await import('node:fs')).readFileSync(${FIX});
-      const cold = await a.openTsFile(bytes); const before = (await cold.read()).toArray().map(text); cold.close();
-      const { warmed } = await a.init({ formats: ['tsfile'], warm: true });
+      const bytes = (await import('node:fs')).readFileSync(${fixture(FILES[format])});
+      const once = async () => { ${READ[format]} };
+      const before = await once();
+      const { warmed } = await a.init({ formats: [${JSON.stringify(format)}], warm: true });
       const reads = await warmed;
-      const f = await a.openTsFile(bytes); const again = (await f.read()).toArray().map(text); f.close();
+      const again = await once();
       clearTimeout(keep);
       console.log(JSON.stringify({ same: JSON.stringify(before) === JSON.stringify(again), rows: again.length, reads }))`) as { same: boolean; rows: number; reads: number };
     expect(got.same).toBe(true);
@@ -30,9 +41,18 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
     expect(got.reads).toBe(12);
   });
 
-  it('the built-in input holds what scripts/fixtures/tsfile/gen_warm.py writes', () => {
+  it('warms every format asked for', () => {
+    const got = run(`const keep = setTimeout(() => {}, 60000);
+      const { warmed } = await a.init({ formats: ['msgpack', 'tsfile', 'hdf5'], warm: true });
+      const reads = await warmed;
+      clearTimeout(keep);
+      console.log(JSON.stringify(reads))`);
+    expect(got).toBe(36);
+  });
+
+  it('the built-in TsFile input holds what scripts/fixtures/tsfile/gen_warm.py writes', () => {
     // Values from the generator's formulas (the PyPI writer wrote them), row by row.
-    const got = run(`const { builtInInput } = await import(${JSON.stringify(join(import.meta.dirname, '../dist/warm.js'))});
+    const got = run(`const { builtInInput } = await import(${warmJs});
       const f = await a.openTsFile(await builtInInput('tsfile'));
       const t = await f.read(); f.close();
       const rows = t.toArray().map((r) => [Number(r.time), r.id1, Number(r.s1), r.s2, r.s3, r.s4, r.s5, r.s6]);
@@ -48,5 +68,65 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
       expect(s5).toBe(r % 3 === 0);
       expect(s6).toBe(r % 5 ? `s${r % 17}` : null);
     });
+  });
+
+  it('the built-in MessagePack input holds what scripts/fixtures/msgpack/gen_warm.mjs writes', () => {
+    // Each document's values: the generator's formulas, as the writer's reader
+    // (@msgpack/msgpack) decodes the bytes and as our table holds them.
+    const rows = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
+    const want: Record<string, unknown[]> = {
+      ints: rows(1024, (i) => ((i * 37) % 160) - 32),
+      mixed: rows(384, (i) => [i % 128, 256 + ((i * 97) % 65000), -65536 - i * 7919][i % 3]),
+      f64: rows(256, (i) => (i + 0.5) * 1.25 - 100),
+      f32: rows(256, (i) => (i + 0.5) * 0.25),
+      bool: rows(512, (i) => i % 3 === 0),
+      'ints-nil': rows(512, (i) => (i % 4 === 0 ? null : ((i * 31) % 2000) - 1000)),
+      strings: rows(256, (i) => 'abcdefghijkl'.slice(0, 1 + (i % 12))),
+      records: rows(96, (i) => ({
+        id: i,
+        value: i % 7 === 3 ? null : i * 0.75 + 0.125,
+        name: i % 11 === 5 ? null : `dev-${i % 10}`,
+        ok: i % 3 === 0,
+        maybe: i % 4 ? i * 1009 : null,
+      })),
+      'id-ts': rows(96, (i) => ({ id: 2 ** 31 + i * 7919, ts: 1_767_225_600_000 + i * 1000 })),
+      tuples: rows(96, (i) => [i, (i + 0.5) * 0.5, `s${i % 7}`, i % 2 === 0]),
+    };
+    const got = run(`const { builtInInput } = await import(${warmJs});
+      const docs = a.decodeMsgpack(await builtInInput('msgpack'));
+      const out = {};
+      for (const f of docs.schema.fields) {
+        const bytes = docs.getChild(f.name).get(0);
+        out[f.name] = { hex: Buffer.from(bytes).toString('hex'), rows: a.decodeMsgpack(bytes).toArray() };
+      }
+      console.log(JSON.stringify(out, (_, v) => (typeof v === 'bigint' ? Number(v) : v)))`) as Record<string, { hex: string; rows: Record<string, unknown>[] }>;
+    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    for (const [name, values] of Object.entries(want)) {
+      const { hex, rows: ours } = got[name]!;
+      expect(decode(Buffer.from(hex, 'hex')), name).toEqual(values);
+      // Our rows: records by key, positional rows by position, anything else in `value`.
+      const shaped = values.map((v) => (Array.isArray(v) ? Object.fromEntries(v.map((x, k) => [String(k), x])) : v !== null && typeof v === 'object' ? v : { value: v }));
+      expect(ours, name).toEqual(shaped);
+    }
+  });
+
+  it('the built-in HDF5 input holds what scripts/fixtures/hdf5/gen_warm.py writes', () => {
+    // The generator's formulas (h5py wrote them and read them back), value by value.
+    const rows = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
+    const want: Record<string, unknown[]> = {
+      f64_contig: rows(128, (i) => (i - 64) / 8),
+      i32_gzip: rows(2048, (i) => ((i * 37) % 1000) - 500),
+      str_gzip: rows(96, (i) => `row-${i}-${'x'.repeat(i % 13)}`),
+      vint_contig: rows(64, (i) => rows(i % 8, (k) => i + k)),
+      vstruct_gzip: rows(8, (i) => rows(16, (k) => ({ a: k + i, b: (k + i) * 0.5, c: 0 - (k + i) }))),
+    };
+    const got = run(`const { builtInInput } = await import(${warmJs});
+      const f = await a.openHdf5(await builtInInput('hdf5'));
+      const out = {};
+      for (const e of await f.list('/')) out[e.name] = [...(await f.read('/' + e.name)).getChildAt(0)];
+      await f.close();
+      console.log(JSON.stringify(out, (_, v) => (typeof v === 'bigint' ? Number(v) : v)))`) as Record<string, unknown[]>;
+    expect(Object.keys(got).sort()).toEqual(Object.keys(want).sort());
+    for (const [name, values] of Object.entries(want)) expect(got[name], name).toEqual(values);
   });
 });
