@@ -440,6 +440,24 @@ impl Parser<'_> {
             if !fits {
                 return None;
             }
+            if width == 8 {
+                // The tag check fused into the gather: one pass over the records.
+                let n = match &mut b.data {
+                    Data::F64(v) => kernels::gather_run8(src, t, max, v),
+                    Data::U64(v) => kernels::gather_run8(src, t, max, v),
+                    Data::I64(v) => {
+                        let at = v.len();
+                        kernels::gather_run8(src, t, max, v);
+                        if t == 0xcf {
+                            keep_fitting(v, at)
+                        } else {
+                            v.len() - at
+                        }
+                    }
+                    _ => return None,
+                };
+                return Some(self.took(b, n, stride));
+            }
             let n = kernels::tag_run(src, t, stride, max);
             if n < RUN_MIN {
                 // Too short to pay for a gather: the lane takes it.
@@ -462,22 +480,24 @@ impl Parser<'_> {
                 (0xd2, Data::I64(v)) => widen(recs, &mut s.u32, v, |x| x as i32 as i64),
                 (0xce, Data::I64(v)) => widen(recs, &mut s.u32, v, |x| x as i64),
                 (0xce, Data::U64(v)) => widen(recs, &mut s.u32, v, |x| x as u64),
-                (0xd3, Data::I64(v)) => append(recs, v),
-                (0xcf, Data::U64(v)) => append(recs, v),
                 // uint32 into i32 / uint64 into i64: keep the prefix that fits; the
                 // general path widens the column at the first value that does not.
                 (0xce, Data::I32(v)) => fitting_prefix(recs, v),
-                (0xcf, Data::I64(v)) => fitting_prefix(recs, v),
                 (0xca, Data::F32(v)) => append(recs, v),
                 (0xca, Data::F64(v)) => widen(recs, &mut s.u32, v, |x| f32::from_bits(x) as f64),
-                (0xcb, Data::F64(v)) => append(recs, v),
                 _ => return None,
             };
             (n, stride)
         };
+        Some(self.took(b, n, stride))
+    }
+
+    /// A fast path put `n` values of `stride` bytes each into `b`.
+    #[inline]
+    fn took(&mut self, b: &mut Builder, n: usize, stride: usize) -> usize {
         self.pos += n * stride;
         b.valid_n(n);
-        Some(n)
+        n
     }
 }
 
@@ -610,8 +630,18 @@ fn widen<S: bytemuck::Pod + Default, T>(
 #[inline]
 fn fitting_prefix<T: bytemuck::Pod + Default + PartialOrd>(recs: &[u8], v: &mut Vec<T>) -> usize {
     let at = v.len();
-    let n = append(recs, v);
-    let ok = v[at..].iter().position(|x| *x < T::default()).unwrap_or(n);
+    append(recs, v);
+    keep_fitting(v, at)
+}
+
+/// Of the values appended to `v` from `at` on (unsigned payloads read as signed), keeps
+/// the prefix that is not negative; returns its length.
+#[inline]
+fn keep_fitting<T: Default + PartialOrd>(v: &mut Vec<T>, at: usize) -> usize {
+    let ok = v[at..]
+        .iter()
+        .position(|x| *x < T::default())
+        .unwrap_or(v.len() - at);
     v.truncate(at + ok);
     ok
 }

@@ -329,3 +329,252 @@ fn a_character_split_across_two_strings_is_invalid() {
     let (code, off, _) = dec_err(&v);
     assert_eq!((code, off), (ErrorCode::InvalidUtf8, 1));
 }
+
+/// One int in the given encoding (explicitly: a small value may be written wide), or nil.
+#[derive(Clone, Copy, Debug)]
+enum Enc {
+    Nil,
+    PFix(u8),
+    NFix(i8),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+}
+
+impl Enc {
+    fn write(self, out: &mut Vec<u8>) {
+        use rmp::encode::*;
+        match self {
+            Enc::Nil => write_nil(out).unwrap(),
+            Enc::PFix(x) => write_pfix(out, x).unwrap(),
+            Enc::NFix(x) => write_nfix(out, x).unwrap(),
+            Enc::U8(x) => write_u8(out, x).unwrap(),
+            Enc::U16(x) => write_u16(out, x).unwrap(),
+            Enc::U32(x) => write_u32(out, x).unwrap(),
+            Enc::U64(x) => write_u64(out, x).unwrap(),
+            Enc::I8(x) => write_i8(out, x).unwrap(),
+            Enc::I16(x) => write_i16(out, x).unwrap(),
+            Enc::I32(x) => write_i32(out, x).unwrap(),
+            Enc::I64(x) => write_i64(out, x).unwrap(),
+        }
+    }
+
+    /// The value as an i128 (holds every int), None for nil.
+    fn value(self) -> Option<i128> {
+        Some(match self {
+            Enc::Nil => return None,
+            Enc::PFix(x) | Enc::U8(x) => x as i128,
+            Enc::NFix(x) | Enc::I8(x) => x as i128,
+            Enc::U16(x) => x as i128,
+            Enc::U32(x) => x as i128,
+            Enc::U64(x) => x as i128,
+            Enc::I16(x) => x as i128,
+            Enc::I32(x) => x as i128,
+            Enc::I64(x) => x as i128,
+        })
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random encoding of kind `kind` (0..10): every payload width, signed and unsigned,
+/// small values written wide too. `range`: 0 keeps values within i32, 1 within i64
+/// (uint32 and int64 beyond i32), 2 non-negative with uint64 beyond i64::MAX.
+fn random_int(r: &mut Rng, kind: u64, range: u8) -> Enc {
+    let x = r.next();
+    let neg = range != 2;
+    match kind {
+        0 => Enc::PFix((x % 128) as u8),
+        1 if neg => Enc::NFix(-1 - (x % 32) as i8),
+        2 => Enc::U8(x as u8),
+        3 => Enc::U16(x as u16),
+        4 if range == 0 => Enc::U32((x as u32) >> 1),
+        4 => Enc::U32(x as u32),
+        5 if range == 2 => Enc::U64(x),
+        5 if range == 1 => Enc::U64(x >> 1),
+        5 => Enc::U64(x % (1 << 31)),
+        6 if neg => Enc::I8(x as i8),
+        7 if neg => Enc::I16(x as i16),
+        8 if neg => Enc::I32(x as i32),
+        9 if range == 1 => Enc::I64(x as i64),
+        9 if neg => Enc::I64(x as i32 as i64),
+        // Non-negative payloads of the signed tags for the uint64 column.
+        6 => Enc::I8((x % 128) as i8),
+        7 => Enc::I16((x % 32768) as i16),
+        8 => Enc::I32((x % (1 << 31)) as i32),
+        9 => Enc::I64((x >> 1) as i64),
+        _ => Enc::PFix((x % 128) as u8),
+    }
+}
+
+fn encode_ints(vals: &[Enc]) -> Vec<u8> {
+    let mut v = vec![];
+    rmp::encode::write_array_len(&mut v, vals.len() as u32).unwrap();
+    for x in vals {
+        x.write(&mut v);
+    }
+    v
+}
+
+/// Every int of every encoding, in random order, with nil at several rates: the int
+/// lane's table read (each tag's size, shift and sign), its validity words (lanes longer
+/// and shorter than 64 values, nil at word edges), the checked tail over the last bytes,
+/// and the column type from the values (Int32, Int64, UInt64).
+#[test]
+fn random_mixes_of_every_int_encoding_with_nil() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    for range in [0u8, 1, 2] {
+        for nil_per_64 in [0u64, 1, 16, 60] {
+            for n in [1usize, 2, 8, 9, 63, 64, 65, 127, 128, 129, 700, 3000] {
+                let vals: Vec<Enc> = (0..n)
+                    .map(|_| {
+                        if r.below(64) < nil_per_64 {
+                            Enc::Nil
+                        } else {
+                            let kind = r.below(10);
+                            random_int(&mut r, kind, range)
+                        }
+                    })
+                    .collect();
+                check_ints(&vals, range);
+            }
+        }
+    }
+    // One large value (past i32, past i64) first, in the middle and last of small ones.
+    for (big, range) in [
+        (Enc::U32(3_000_000_000), 1),
+        (Enc::I64(-5_000_000_000), 1),
+        (Enc::U64(u64::MAX - 3), 2),
+    ] {
+        for at in [0, 1, 63, 64, 500, 998, 999] {
+            let mut vals: Vec<Enc> = (0..1000)
+                .map(|i| match i % 4 {
+                    0 => Enc::PFix((i % 128) as u8),
+                    1 => Enc::U16(i as u16 * 7),
+                    2 => Enc::Nil,
+                    _ => Enc::U8(i as u8),
+                })
+                .collect();
+            vals[at] = big;
+            check_ints(&vals, range);
+        }
+    }
+}
+
+fn check_ints(vals: &[Enc], range: u8) {
+    let b = dec(&encode_ints(vals));
+    let c = value(&b);
+    assert_eq!(c.len, vals.len());
+    let present: Vec<i128> = vals.iter().filter_map(|x| x.value()).collect();
+    if present.is_empty() {
+        assert_eq!(c.dtype, DataType::Null);
+        return;
+    }
+    let want_type = if present.iter().any(|&x| x > i64::MAX as i128) {
+        DataType::UInt64
+    } else if present
+        .iter()
+        .all(|&x| x >= i32::MIN as i128 && x <= i32::MAX as i128)
+    {
+        DataType::Int32
+    } else {
+        DataType::Int64
+    };
+    assert_eq!(c.dtype, want_type, "range {range}");
+    let got: Vec<i128> = match want_type {
+        DataType::Int32 => i32s(c).into_iter().map(i128::from).collect(),
+        DataType::Int64 => i64s(c).into_iter().map(i128::from).collect(),
+        _ => u64s(c).into_iter().map(i128::from).collect(),
+    };
+    let ok = valid(c);
+    assert_eq!(
+        c.validity.is_some(),
+        vals.iter().any(|x| matches!(x, Enc::Nil)),
+        "validity bitmap present iff a nil"
+    );
+    for (i, x) in vals.iter().enumerate() {
+        match x.value() {
+            Some(w) => {
+                assert!(ok[i], "value {i} of {} ({x:?}) marked null", vals.len());
+                assert_eq!(got[i], w, "value {i} of {} ({x:?})", vals.len());
+            }
+            None => {
+                assert!(!ok[i], "nil {i} of {} marked valid", vals.len());
+                assert_eq!(got[i], 0, "placeholder at nil {i}");
+            }
+        }
+    }
+}
+
+/// Where a value cannot join the column, the lane stops before it and the general path
+/// reports it at its own offset: a negative int after a uint64 above i64::MAX, at every
+/// position around the lane's word edges and the tail.
+#[test]
+fn a_negative_int_after_a_huge_uint64_is_a_type_mismatch_at_its_offset() {
+    for bad in [1usize, 2, 62, 63, 64, 65, 128, 290, 297, 298, 299] {
+        for neg in [
+            Enc::NFix(-3),
+            Enc::I8(-100),
+            Enc::I32(-70_000),
+            Enc::I64(-1),
+        ] {
+            let mut vals: Vec<Enc> = (0..300)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        Enc::Nil
+                    } else {
+                        Enc::U16(i as u16)
+                    }
+                })
+                .collect();
+            vals[0] = Enc::U64(u64::MAX);
+            vals[bad] = neg;
+            // The array16 header (3 bytes), then the values before the bad one.
+            let before = encode_ints(&vals[..bad]);
+            let header = if bad < 16 { 1 } else { 3 };
+            let at = (3 + before.len() - header) as u64;
+            let (code, off, msg) = dec_err(&encode_ints(&vals));
+            assert_eq!(
+                (code, off),
+                (ErrorCode::TypeMismatch, at),
+                "{neg:?} at {bad}: {msg}"
+            );
+        }
+    }
+}
+
+/// With a msgpackr structure defined, bytes 0x40–0x7f start records: the int lane stops
+/// at them (here a record where an int field is expected: a type mismatch at its byte)
+/// instead of reading the int 64.
+#[test]
+fn the_int_lane_stops_at_a_msgpackr_record() {
+    let mut v = vec![0x98];
+    // Row 1 defines structure 0x40 with the key "a" (a = 1).
+    v.extend([0xd4, 0x72, 0x40, 0x91, 0xa1, b'a', 0x01]);
+    // Row 2: a = a record of structure 0x40.
+    let at = v.len() as u64 + 1;
+    v.extend([0x40, 0x40, 0x02]);
+    // Six more rows, so that the lane has 9 bytes ahead at the bad one.
+    for x in 3..9 {
+        v.extend([0x40, x]);
+    }
+    let (code, off, msg) = dec_err(&v);
+    assert_eq!((code, off), (ErrorCode::TypeMismatch, at), "{msg}");
+}

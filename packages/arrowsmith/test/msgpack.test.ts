@@ -31,7 +31,48 @@ function jsCorpora(): [string, Uint8Array][] {
     ['msgpackr records', packr.pack(records)],
     ['msgpackr float32', floats32.pack(Array.from({ length: 2000 }, () => Math.fround(r() * 1000 + 0.5)))],
     ['msgpackr strings', packr.pack(Array.from({ length: 2000 }, (_, i) => 'é'.repeat(i % 40) + String(i)))],
+    ['every int encoding in random order, nil among them (Int32)', everyIntEncoding(r, 5000, false)],
+    ['every int encoding in random order, nil among them (Int64)', everyIntEncoding(r, 5000, true)],
   ];
+}
+
+/**
+ * An array32 of `n` values written byte by byte: every int encoding (fixints, uint8–64,
+ * int8–64; small values written wide too) in random order, one in six nil. `wide`: values
+ * past i32 (up to ±2^53), else all within i32.
+ */
+function everyIntEncoding(r: () => number, n: number, wide: boolean): Uint8Array {
+  const out = [0xdd, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+  const big = wide ? 2 ** 53 : 2 ** 31 - 1;
+  // [tag (undefined: fixint), payload bytes, lowest, highest]
+  const encodings: [number | undefined, number, number, number][] = [
+    [undefined, 0, 0, 127],
+    [undefined, 0, -32, -1],
+    [0xcc, 1, 0, 255],
+    [0xcd, 2, 0, 65535],
+    [0xce, 4, 0, wide ? 2 ** 32 - 1 : big],
+    [0xcf, 8, 0, big],
+    [0xd0, 1, -128, 127],
+    [0xd1, 2, -32768, 32767],
+    [0xd2, 4, -(2 ** 31), 2 ** 31 - 1],
+    [0xd3, 8, wide ? -big : -big - 1, big],
+  ];
+  for (let i = 0; i < n; i++) {
+    if (r() < 1 / 6) {
+      out.push(0xc0);
+      continue;
+    }
+    const [tag, bytes, lo, hi] = encodings[Math.floor(r() * encodings.length)]!;
+    const v = lo + Math.floor(r() * (hi - lo + 1));
+    if (tag === undefined) {
+      out.push(v & 0xff);
+      continue;
+    }
+    out.push(tag);
+    const u = BigInt.asUintN(8 * bytes, BigInt(v));
+    for (let k = bytes - 1; k >= 0; k--) out.push(Number((u >> BigInt(8 * k)) & 0xffn));
+  }
+  return Uint8Array.from(out);
 }
 
 for (const variant of ['simd', 'scalar'] as const) {

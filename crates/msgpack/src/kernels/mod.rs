@@ -41,9 +41,23 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
     imp::gather_swap(src, width, dst)
 }
 
+/// The leading records `[tag, 8 payload bytes (big-endian)]` of `src` whose first byte is
+/// `tag`, at most `max`, appended to `dst` in native order: the tag check and the gather in
+/// one pass (the 8-byte encodings: float64, uint64, int64). Returns the number appended.
+#[inline]
+pub fn gather_run8<T: bytemuck::Pod>(src: &[u8], tag: u8, max: usize, dst: &mut Vec<T>) -> usize {
+    assert_eq!(
+        std::mem::size_of::<T>(),
+        8,
+        "gather_run8 takes 8-byte values"
+    );
+    let whole = src.len() / 9;
+    imp::gather_run8(&src[..whole.min(max) * 9], tag, dst)
+}
+
 /// Scalar bodies, exposed so tests can check them against whichever body is compiled.
 pub mod reference {
-    pub use super::scalar::{fixint_run, gather_swap, tag_run};
+    pub use super::scalar::{fixint_run, gather_run8, gather_swap, tag_run};
 }
 
 #[cfg(test)]
@@ -74,6 +88,29 @@ mod tests {
             }
             let mut d2 = vec![];
             assert_eq!(fixint_run(&src, 5, &mut d2), stop.min(5));
+        }
+    }
+
+    #[test]
+    fn gather_run8_stops_at_another_tag_and_at_max() {
+        for stop in 0..12 {
+            let mut src = vec![];
+            for i in 0..12u8 {
+                src.push(if i as usize == stop { 0xcf } else { 0xcb });
+                src.extend((0..8).map(|j| i.wrapping_mul(37).wrapping_add(j)));
+            }
+            // A partial record at the end never counts.
+            src.extend([0xcb, 1, 2]);
+            for max in [0, 1, 5, 12, usize::MAX] {
+                let mut dst = vec![7u64];
+                let n = gather_run8(&src, 0xcb, max, &mut dst);
+                assert_eq!(n, stop.min(max), "stop {stop} max {max}");
+                assert_eq!(dst.len(), 1 + n);
+                for i in 0..n {
+                    let rec: [u8; 8] = src[i * 9 + 1..i * 9 + 9].try_into().unwrap();
+                    assert_eq!(dst[1 + i], u64::from_be_bytes(rec));
+                }
+            }
         }
     }
 

@@ -45,3 +45,12 @@ fn gather<const W: usize>(src: &[u8], dst: &mut [u8]) {
         }
     }
 }
+
+#[inline]
+pub fn gather_run8<T: bytemuck::Pod>(src: &[u8], tag: u8, dst: &mut Vec<T>) -> usize {
+    let at = dst.len();
+    dst.extend(src.chunks_exact(9).take_while(|r| r[0] == tag).map(|r| {
+        bytemuck::cast::<u64, T>(u64::from_be_bytes(r[1..9].try_into().unwrap_or([0; 8])))
+    }));
+    dst.len() - at
+}

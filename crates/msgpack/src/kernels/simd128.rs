@@ -145,3 +145,42 @@ pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
     }
     super::scalar::gather_swap(&src[i..], width, &mut dst[o..]);
 }
+
+#[inline]
+pub fn gather_run8<T: bytemuck::Pod>(src: &[u8], tag: u8, dst: &mut Vec<T>) -> usize {
+    dst.reserve(src.len() / 9);
+    let base = dst.len();
+    let out = dst.spare_capacity_mut().as_mut_ptr() as *mut u8;
+    let s = src.as_ptr();
+    let (mut i, mut n) = (0usize, 0usize);
+    // SAFETY: loads stay within `src` (i + 25 <= len); a store writes the payloads of two
+    // whole records (i + 18 <= len, so n + 2 <= len / 9, within the reserved spare
+    // capacity); wasm memory accesses need no alignment.
+    unsafe {
+        while i + 25 <= src.len() {
+            let a = v128_load(s.add(i) as *const v128);
+            let b = v128_load(s.add(i + 9) as *const v128);
+            if u8x16_extract_lane::<0>(a) != tag || u8x16_extract_lane::<0>(b) != tag {
+                break;
+            }
+            let r = i8x16_shuffle::<8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17>(a, b);
+            v128_store(out.add(n * 8) as *mut v128, r);
+            i += 18;
+            n += 2;
+        }
+    }
+    // The last records, and the pair whose second tag stopped the loop, one by one.
+    for r in src[i..].chunks_exact(9) {
+        if r[0] != tag {
+            break;
+        }
+        let x = u64::from_be_bytes(r[1..9].try_into().unwrap_or([0; 8]));
+        // SAFETY: n < len / 9, within the reserved spare capacity.
+        unsafe { (out.add(n * 8) as *mut u64).write_unaligned(x) };
+        n += 1;
+    }
+    // SAFETY: the first n spare slots were written above (8 bytes each; T is any 8-byte
+    // plain value, checked by the caller).
+    unsafe { dst.set_len(base + n) };
+    n
+}

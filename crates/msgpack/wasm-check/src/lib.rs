@@ -74,6 +74,20 @@ pub extern "C" fn check() -> u32 {
                 return 3000 + case;
             }
         }
+        // The fused 8-byte gather: the same records, a run stopped by another tag.
+        let mut recs = vec![];
+        for _ in 0..(r.next() % 40) {
+            recs.push(if r.next() % 30 == 0 { 0xd3 } else { 0xcb });
+            recs.extend((0..8).map(|_| r.next() as u8));
+        }
+        let max = (r.next() % 50) as usize;
+        let (mut ga, mut gb) = (vec![1.5f64], vec![1.5f64]);
+        let na = kernels::gather_run8(&recs, 0xcb, max, &mut ga);
+        let whole = (recs.len() / 9).min(max);
+        let nb = kernels::reference::gather_run8(&recs[..whole * 9], 0xcb, &mut gb);
+        if na != nb || ga.iter().zip(&gb).any(|(a, b)| a.to_bits() != b.to_bits()) {
+            return 6000 + case;
+        }
         // decode: fast vs slow on an array of mixed ints
         let mut v = vec![0xdc, 0, 0];
         let mut count = 0u16;
