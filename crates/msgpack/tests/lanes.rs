@@ -433,10 +433,10 @@ fn encode_ints(vals: &[Enc]) -> Vec<u8> {
     v
 }
 
-/// Every int of every encoding, in random order, with nil at several rates: the int
-/// lane's table read (each tag's size, shift and sign), its validity words (lanes longer
-/// and shorter than 64 values, nil at word edges), the checked tail over the last bytes,
-/// and the column type from the values (Int32, Int64, UInt64).
+/// Every int of every encoding, in random order, with nil at several rates: each tag's
+/// size, payload and sign in the int lanes, validity across lanes longer and shorter than
+/// 64 values, values at the very end of the input, and the column type from the values
+/// (Int32, Int64, UInt64).
 #[test]
 fn random_mixes_of_every_int_encoding_with_nil() {
     let mut r = Rng(0x9e37_79b9_7f4a_7c15);
@@ -571,7 +571,7 @@ fn the_int_lane_stops_at_a_msgpackr_record() {
     // Row 2: a = a record of structure 0x40.
     let at = v.len() as u64 + 1;
     v.extend([0x40, 0x40, 0x02]);
-    // Six more rows, so that the lane has 9 bytes ahead at the bad one.
+    // Six more rows: the bad byte is not at the end of the input.
     for x in 3..9 {
         v.extend([0x40, x]);
     }
