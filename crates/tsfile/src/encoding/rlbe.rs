@@ -83,6 +83,10 @@ fn decode_bits<W: Word>(
 /// Decode into `out`, refusing more than `limit` values in all. FLOAT/DOUBLE are integer
 /// RLBE over the raw IEEE bits (TsFile 2.x Java and C++); the running sum wraps at the
 /// word's width (the low `BITS` of a 64-bit sum).
+///
+/// Not inlined: inlined into `encoding::decode` (four instances), the wasm build read RLBE
+/// pages 10–35 % slower in interleaved A/Bs (bench/results/tsfile-ab.md).
+#[inline(never)]
 pub(crate) fn decode<W: Word>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<()> {
     let cur = out.len();
     let mut prev = 0u64;
