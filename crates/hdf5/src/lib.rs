@@ -26,6 +26,7 @@ mod walk;
 mod chunk_cache;
 mod chunk_copy;
 mod chunked;
+mod direct;
 mod selection;
 // On-disk structures.
 mod btree_v1;

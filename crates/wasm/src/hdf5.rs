@@ -121,6 +121,31 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
+    /// The file ranges `[start0, end0, ...]` whose bytes, in order, are the values `read`
+    /// would return for these rows (see `Hdf5File::direct_ranges`); empty when the rows
+    /// must be decoded by `read`.
+    #[wasm_bindgen(js_name = directRanges)]
+    pub fn direct_ranges(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        max_read_bytes: Option<f64>,
+    ) -> Result<Vec<f64>, JsValue> {
+        self.limit(max_read_bytes)?;
+        let f = self.file()?;
+        f.direct_ranges(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map(|r| {
+                ranges(
+                    r.unwrap_or_default()
+                        .into_iter()
+                        .map(|(offset, len)| (offset, offset + len))
+                        .collect(),
+                )
+            })
+            .map_err(js_error)
+    }
+
     /// Rows `start..start+count` of a dataset (all rows when count is absent), needing at
     /// most `max_read_bytes` (default 1 GiB) or failing with `too-large`.
     pub fn read(

@@ -139,12 +139,16 @@ export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rew
   rewrite?.(desc);
   const ptrs = h.buffers();
   const mem = wasm.memory.buffer;
-  const bytes: Bytes = (i) => {
+  return assemble(desc, (i) => {
     const ptr = ptrs[2 * i]!;
     const len = ptrs[2 * i + 1]!;
     const view = new Uint8Array(mem, ptr, len);
     return copy ? ownedCopy(view) : view;
-  };
+  });
+}
+
+/** A RecordBatch of the described columns over the given buffers (by index, as the description numbers them). @internal */
+export function assemble(desc: BatchDesc, bytes: Bytes): RecordBatch {
   const fields = desc.fields.map(arrowField);
   const children = desc.fields.map((f, i) => buildData(f.col, fields[i]!.type, bytes));
   const schema = new Schema(fields);

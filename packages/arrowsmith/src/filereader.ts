@@ -376,6 +376,77 @@ export class FileReaderBase {
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, merged.length) }, worker));
   }
 
+  /**
+   * Fetch planned ranges (flat [start, end, ...]; neighbours coalesced) for a later read,
+   * without supplying them yet (the reader may be busy with other bytes): undefined when
+   * they are more than `limit` bytes. Hand them over with `supplyFetched`.
+   * @internal
+   */
+  protected async fetchAhead(flat: ArrayLike<number>, limit: number, signal?: AbortSignal): Promise<[number, Uint8Array][] | undefined> {
+    const ranges: [number, number][] = [];
+    for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]! > flat[i]!) ranges.push([flat[i]!, flat[i + 1]!]);
+    const merged = coalesce(ranges, COALESCE_GAP);
+    if (merged.reduce((n, [a, b]) => n + b - a, 0) > limit) return undefined;
+    const parts = merged.map(([a, b]) => this.#read(a, b - a, signal).then((bytes): [number, Uint8Array] => [a, bytes]));
+    for (const p of parts) p.catch(() => {}); // all awaited below; the first failure is thrown
+    return Promise.all(parts);
+  }
+
+  /** Supply ranges fetched by `fetchAhead` (dropped at the next `release`). @internal */
+  protected supplyFetched(parts: [number, Uint8Array][]): void {
+    for (const [a, bytes] of parts) {
+      this.handle.supply(a, bytes);
+      this.loaded.push([a, a + bytes.length]);
+    }
+    if (parts.length) this.dirty = true;
+  }
+
+  /**
+   * The bytes of ranges (flat [start, end, ...]) one after another, in a buffer of their own
+   * that the caller may keep: a single range from a Blob or path as its read returned it (a
+   * fresh buffer: no copy); otherwise the ranges are read as coalesced spans (ranges within
+   * COALESCE_GAP share a request; CONCURRENCY requests at once) and copied into a fresh
+   * buffer (other sources may hand out views of memory they reuse or share).
+   * @internal
+   */
+  protected async fetchOwned(flat: ArrayLike<number>, signal?: AbortSignal): Promise<Uint8Array> {
+    const want: [number, number][] = [];
+    let total = 0;
+    for (let i = 0; i < flat.length; i += 2) {
+      want.push([flat[i]!, flat[i + 1]!]);
+      total += flat[i + 1]! - flat[i]!;
+    }
+    const spans = coalesce(want, COALESCE_GAP);
+    const got: Uint8Array[] = new Array(spans.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < spans.length) {
+        const k = next++;
+        got[k] = await this.#read(spans[k]![0], spans[k]![1] - spans[k]![0], signal);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, spans.length) }, worker));
+    signal?.throwIfAborted();
+    // A Blob's and a path's reads return fresh buffers (a FileHandle or custom reader may not).
+    const owned = this.reader.origin?.kind === 'blob' || this.reader.origin?.kind === 'path';
+    const one = got[0]!;
+    if (want.length === 1 && owned && one.byteOffset === 0 && one.byteLength === total) return one;
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const [s, e] of want) {
+      // The span holding [s, e): the last starting at or before s (spans are sorted).
+      let lo = 0;
+      for (let hi = spans.length - 1; lo < hi; ) {
+        const mid = (lo + hi + 1) >> 1;
+        if (spans[mid]![0] <= s) lo = mid;
+        else hi = mid - 1;
+      }
+      out.set(got[lo]!.subarray(s - spans[lo]![0], e - spans[lo]![0]), at);
+      at += e - s;
+    }
+    return out;
+  }
+
   /** `length` bytes at `offset`, all of them (a source that returns fewer is cut short). */
   async #read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     signal?.throwIfAborted();

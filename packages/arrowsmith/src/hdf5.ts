@@ -1,11 +1,12 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable } from './abort.js';
+import { assemble } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
-import type { FileSource } from './source.js';
-import type { FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
+import { wholeBytes, type FileSource } from './source.js';
+import type { BatchDesc, ColumnDesc, FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
@@ -54,6 +55,27 @@ export function batchRows(info: Hdf5DatasetInfo): number {
   return grid * Math.max(1, Math.floor(BATCH_BYTES / Math.max(1, grid * rowBytes)));
 }
 
+/** Batches of a stored-as-is dataset fetched ahead of the consumer: at most this many... */
+const AHEAD_BATCHES = 4;
+/** ...and about this many bytes (at least one batch). */
+const AHEAD_BYTES = 48 * 1024 * 1024;
+
+const NUMBERS = new Set(['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64']);
+
+/** A column of numbers without nulls (in FixedSizeLists without nulls): one buffer, the values. */
+function plainColumn(c: ColumnDesc): boolean {
+  if (c.validity >= 0) return false;
+  if (c.type === 'fixedsizelist') return c.children.length === 1 && plainColumn(c.children[0]!.col);
+  return NUMBERS.has(c.type) && c.buffers.length === 1 && c.buffers[0] === 0;
+}
+
+/** A column description for `rows` rows (a FixedSizeList's child: `size` values a row). */
+function sized(c: ColumnDesc, rows: number): ColumnDesc {
+  if (c.type !== 'fixedsizelist') return { ...c, len: rows };
+  const child = c.children[0]!;
+  return { ...c, len: rows, children: [{ ...child, col: sized(child.col, rows * c.size!) }] };
+}
+
 /**
  * Options of `openHdf5`: `pool` (row ranges, chunk-aligned, become parallel jobs), `signal`
  * (cancels the open), for a URL how it is fetched (timeout, retries), and `resolve`.
@@ -85,6 +107,7 @@ interface WasmHdf5Reader {
   read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): WasmBatchHandle;
   readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
   externalLink(path: string): string;
+  directRanges(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
 }
 
 /**
@@ -269,8 +292,10 @@ export class Hdf5File extends FileReaderBase {
 
   /**
    * The dataset in RecordBatches of `rows` rows (by default whole chunks, about 16 MiB a
-   * batch), in order. Each batch's bytes are fetched while the one before decodes; on a
-   * pool, batches decode a few ahead on the workers.
+   * batch), in order. Each batch's bytes are fetched while the one before decodes; values
+   * stored as Arrow holds them (uncompressed little-endian numbers) are not decoded at all:
+   * from a file or Blob, a few batches are read ahead and the bytes read become the column.
+   * On a pool, batches decode a few ahead on the workers.
    */
   async *batches(path: string, options: Hdf5BatchOptions = {}): AsyncGenerator<RecordBatch> {
     let info: Hdf5DatasetInfo;
@@ -292,13 +317,76 @@ export class Hdf5File extends FileReaderBase {
       yield* pool.batches(ranges.map(([start, count]) => ({ kind: 'hdf5', file: ref, path, start, count, maxReadBytes })), { signal: options.signal });
       return;
     }
+    const max = this.readLimit(options.maxReadBytes);
+    // Bytes stored as they read (a file or Blob, not bytes in memory): fetched, not decoded.
+    const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize;
+    const plan = ranges.length === 0 || wholeBytes(this.reader) ? undefined : await this.#directPlan(path, ranges[0]!, max, options.signal);
+    if (plan) {
+      const depth = Math.max(1, Math.min(AHEAD_BATCHES, Math.floor(AHEAD_BYTES / Math.max(1, rows * rowBytes))));
+      yield* this.#directBatches(path, ranges, plan, depth, max, options.signal);
+      return;
+    }
     if (this.byteHost) {
       // Bytes in memory or a Node file: each read pulls what it decodes, synchronously.
       for (const [start, count] of ranges) yield await abortable(options.signal, () => this.readBatch(path, start, count, options));
       return;
     }
-    const max = this.readLimit(options.maxReadBytes);
     for await (const h of this.sequence(ranges.length, (i) => this.handle.read(path, ranges[i]![0], ranges[i]![1], max), options.signal)) yield this.batch(h);
+  }
+
+  /** The file ranges [start, end, ...] holding rows `start..start+count` as Arrow values (empty: they need decoding). */
+  #directRanges(path: string, start: number, count: number, max: number | undefined, signal?: AbortSignal): Promise<Float64Array> {
+    return this.op(() => this.call(() => this.handle.directRanges(path, start, count, max), signal).finally(() => this.release()));
+  }
+
+  /**
+   * Whether the batches' values are the file's bytes as stored (uncompressed little-endian
+   * numbers in whole rows; see `Hdf5File::direct_ranges` in crates/hdf5): then the first
+   * batch's ranges and the column's description (from a read of no rows), else undefined.
+   */
+  async #directPlan(path: string, [start, count]: [number, number], max: number | undefined, signal?: AbortSignal): Promise<{ first: Float64Array; desc: BatchDesc } | undefined> {
+    const first = await this.#directRanges(path, start, count, max, signal);
+    if (first.length === 0) return undefined;
+    const h = await this.op(() => this.call(() => this.handle.read(path, 0, 0, max), signal));
+    let desc: BatchDesc;
+    try {
+      desc = JSON.parse(h.schema()) as BatchDesc;
+    } finally {
+      h.free();
+    }
+    return desc.fields.length === 1 && plainColumn(desc.fields[0]!.col) ? { first, desc } : undefined;
+  }
+
+  /**
+   * Batches of a dataset stored as Arrow holds it (`#directPlan`): each batch's ranges are
+   * fetched into a buffer of its own that becomes the column (a Blob's or path's read is
+   * used as it is), with `depth` batches fetched ahead of the consumer, so reading never
+   * waits on decoding and the bytes never pass through wasm memory. A batch that is not
+   * stored so (an unwritten chunk: fill values) is decoded as usual.
+   */
+  async *#directBatches(path: string, ranges: [number, number][], plan: { first: Float64Array; desc: BatchDesc }, depth: number, max: number | undefined, signal?: AbortSignal): AsyncGenerator<RecordBatch> {
+    const field = plan.desc.fields[0]!;
+    const queue: { start: number; count: number; bytes?: Promise<Uint8Array> }[] = [];
+    let next = 0;
+    while (next < ranges.length || queue.length) {
+      signal?.throwIfAborted();
+      while (next < ranges.length && queue.length <= depth) {
+        const [start, count] = ranges[next]!;
+        const flat = next === 0 ? plan.first : await this.#directRanges(path, start, count, max, signal);
+        next++;
+        const bytes = flat.length ? this.fetchOwned(flat, signal) : undefined;
+        bytes?.catch(() => {}); // awaited in turn, or dropped with the stream
+        queue.push({ start, count, bytes });
+      }
+      const p = queue.shift()!;
+      if (!p.bytes) {
+        yield await abortable(signal, () => this.readBatch(path, p.start, p.count, { signal, maxReadBytes: max }));
+        continue;
+      }
+      const bytes = await p.bytes;
+      signal?.throwIfAborted();
+      yield assemble({ rows: p.count, fields: [{ ...field, col: sized(field.col, p.count) }] }, () => bytes);
+    }
   }
 
   /** Closes the files opened to follow external links too. */

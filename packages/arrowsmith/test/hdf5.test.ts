@@ -153,6 +153,76 @@ describe('HDF5 batches', { timeout: 60_000 }, () => {
     }
   });
 
+  /** big_chunks.h5 as a Blob that records each slice read (start, end) and h5py's expected values. */
+  const slicedBlob = () => {
+    const dir = `${FIXTURE_DIR}/big_chunks`;
+    const data = new Uint8Array(readFileSync(`${dir}/big_chunks.h5`));
+    const want = JSON.parse(readFileSync(`${dir}/expected.json`, 'utf8')).plain;
+    const slices: [number, number][] = [];
+    class Recorded extends Blob {
+      override slice(start?: number, end?: number): Blob {
+        slices.push([start ?? 0, end ?? this.size]);
+        return super.slice(start, end);
+      }
+    }
+    return { blob: new Recorded([data]), slices, want, size: data.length };
+  };
+  /** Slices of at least `bytes` (data, not metadata). */
+  const dataSlices = (slices: [number, number][], bytes: number) => slices.filter(([s, e]) => e - s >= bytes).length;
+  const tick = () => new Promise((r) => setTimeout(r, 20));
+
+  it('an uncompressed dataset from a Blob streams ahead of the consumer, values as h5py reads them', async () => {
+    const { blob, slices, want, size } = slicedBlob();
+    const rows = want.chunks[0] / 4; // 17,000 bytes a batch, 9 batches
+    await using f = await openHdf5(blob);
+    const it = f.batches('/plain', { rows });
+    const values: number[] = [];
+    const first = await it.next();
+    values.push(...(first.value!.getChildAt(0)!.toArray() as Float32Array));
+    await tick();
+    // While the consumer holds the first batch, the next ones are read: several ahead, not one.
+    expect(dataSlices(slices, rows * 4)).toBeGreaterThanOrEqual(4);
+    for await (const b of { [Symbol.asyncIterator]: () => it }) {
+      expect(b.numRows).toBeLessThanOrEqual(rows);
+      values.push(...(b.getChildAt(0)!.toArray() as Float32Array));
+    }
+    expect(values.length).toBe(want.rows);
+    expect(values.reduce((a, v) => a + v, 0)).toBe(want.sum);
+    for (const [i, v] of want.samples) expect(values[i]).toBe(v);
+    // Each batch reads its rows' bytes once, as one slice (rows of a chunk are contiguous).
+    const data = slices.filter(([s, e]) => e - s >= 12_000);
+    expect(data.reduce((n, [s, e]) => n + e - s, 0)).toBe(want.rows * 4);
+    expect(slices.reduce((n, [s, e]) => n + e - s, 0)).toBeLessThan(1.2 * size);
+  });
+
+  it("every dataset of a file from a Blob by batches matches the writer's reader", async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'types_latest.h5')!;
+    await using f = await openHdf5(new Blob([data as Uint8Array<ArrayBuffer>]));
+    // Three batches a dataset (an enum's batches each carry their dictionary: one batch).
+    const thirds = (i: Awaited<ReturnType<Hdf5File['info']>>) => (i.dtype.includes('enum') ? undefined : Math.max(1, Math.ceil((i.shape[0] ?? 1) / 3)));
+    expect(await fileProblems(byBatches(f, thirds), json)).toEqual([]);
+  });
+
+  it('an abort while batches are read ahead stops the reads and leaves the file usable', async () => {
+    const { blob, slices, want } = slicedBlob();
+    const rows = want.chunks[0] / 8;
+    await using f = await openHdf5(blob);
+    const ac = new AbortController();
+    const it = f.batches('/plain', { rows, signal: ac.signal });
+    await it.next();
+    ac.abort(new Error('stop'));
+    await expect(it.next()).rejects.toThrow('stop');
+    await tick();
+    const after = slices.length;
+    await tick();
+    expect(slices.length).toBe(after); // nothing more is read for the stream
+    expect(dataSlices(slices, rows * 4)).toBeLessThan(Math.ceil(want.rows / rows));
+    // The file reads on: a whole read gives h5py's values.
+    const t = await f.read('/plain');
+    const v = t.getChildAt(0)!.toArray() as Float32Array;
+    expect(v.reduce((a, x) => a + x, 0)).toBe(want.sum);
+  });
+
   it('a Node path is read by positioned reads straight into wasm memory', async () => {
     const { name, json } = fixtures.find((f) => f.name === 'vl_big.h5')!;
     const readSync = fileSystem.readSync!;
