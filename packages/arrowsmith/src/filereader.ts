@@ -377,31 +377,6 @@ export class FileReaderBase {
   }
 
   /**
-   * Fetch planned ranges (flat [start, end, ...]; neighbours coalesced) for a later read,
-   * without supplying them yet (the reader may be busy with other bytes): undefined when
-   * they are more than `limit` bytes. Hand them over with `supplyFetched`.
-   * @internal
-   */
-  protected async fetchAhead(flat: ArrayLike<number>, limit: number, signal?: AbortSignal): Promise<[number, Uint8Array][] | undefined> {
-    const ranges: [number, number][] = [];
-    for (let i = 0; i < flat.length; i += 2) if (flat[i + 1]! > flat[i]!) ranges.push([flat[i]!, flat[i + 1]!]);
-    const merged = coalesce(ranges, COALESCE_GAP);
-    if (merged.reduce((n, [a, b]) => n + b - a, 0) > limit) return undefined;
-    const parts = merged.map(([a, b]) => this.#read(a, b - a, signal).then((bytes): [number, Uint8Array] => [a, bytes]));
-    for (const p of parts) p.catch(() => {}); // all awaited below; the first failure is thrown
-    return Promise.all(parts);
-  }
-
-  /** Supply ranges fetched by `fetchAhead` (dropped at the next `release`). @internal */
-  protected supplyFetched(parts: [number, Uint8Array][]): void {
-    for (const [a, bytes] of parts) {
-      this.handle.supply(a, bytes);
-      this.loaded.push([a, a + bytes.length]);
-    }
-    if (parts.length) this.dirty = true;
-  }
-
-  /**
    * The bytes of ranges (flat [start, end, ...]) one after another, in a buffer of their own
    * that the caller may keep: a single range from a Blob or path as its read returned it (a
    * fresh buffer: no copy); otherwise the ranges are read as coalesced spans (ranges within

@@ -86,9 +86,6 @@ export interface TsFileBatchQuery extends TsFileQuery {
 /** Fetched bytes the windows of one device keep supplied for the next window, at most. */
 const HOLD_BYTES = 64 * 1024 * 1024;
 
-/** Bytes of the next device fetched while one decodes (Blob/URL sources), at most. */
-const AHEAD_BYTES = 32 * 1024 * 1024;
-
 /** Output bytes a default batch holds, about (as HDF5's batches). */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
@@ -289,27 +286,12 @@ export class TsFile extends FileReaderBase {
       return;
     }
     let left = q.limit ?? Infinity;
-    // A Blob or URL: the next device's chunks are fetched while this one decodes (up to
-    // AHEAD_BYTES; a larger device is fetched window by window as it is read).
-    const ahead = (k: number) => {
-      if (this.byteHost || q.limit !== undefined || k >= devices.length) return undefined;
-      const p = this.#fetchDevice(query, devices[k]!);
-      p.catch(() => {}); // awaited when its device comes, or dropped with the stream
-      return p;
-    };
-    let next = ahead(0);
     try {
-      for (let k = 0; k < devices.length; k++) {
-        const d = devices[k]!;
-        const fetched = await next;
-        checkAborted(q.signal);
-        next = ahead(k + 1);
-        const windows = await this.#windows(d, q, rows); // (may release the cache: before the supply)
-        if (fetched) this.supplyFetched(fetched);
+      for (const d of devices) {
         // Windows of one device share chunks: the bytes fetched for one window stay supplied
         // for the next (a Blob or URL source), up to HOLD_BYTES, instead of being fetched again.
         this.#hold = !this.byteHost;
-        for (const [a, b] of windows) {
+        for (const [a, b] of await this.#windows(d, q, rows)) {
           let from = a;
           for (;;) {
             if (left <= 0) return;
@@ -335,28 +317,6 @@ export class TsFile extends FileReaderBase {
 
   /** While true, reads leave their fetched bytes supplied (windows of one device). */
   #hold = false;
-
-  /**
-   * The chunks a device's part of the query plans, fetched (not supplied yet); undefined
-   * past AHEAD_BYTES or when the plan fails (the device's own read reports it).
-   */
-  async #fetchDevice(query: TsFileQuery, device: string): Promise<[number, Uint8Array][] | undefined> {
-    let flat: Float64Array;
-    try {
-      flat = await this.op(async () => {
-        const wq = new this.wasm.glue.TsQuery(...args({ ...query, limit: undefined, devices: [device] }));
-        try {
-          if (this.#mods) wq.setMods(this.#mods);
-          return await this.call(() => this.handle.plan(wq), query.signal);
-        } finally {
-          wq.free();
-        }
-      });
-    } catch {
-      return undefined;
-    }
-    return this.fetchAhead(flat, AHEAD_BYTES, query.signal);
-  }
 
   /** Field columns a batch of the query holds (for the default rows per batch). */
   #fieldCount(q: TsFileQuery): number {
