@@ -111,13 +111,7 @@ impl Hdf5Reader {
         self.limit(max_read_bytes)?;
         let f = self.file()?;
         f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
-            .map(|r| {
-                ranges(
-                    r.into_iter()
-                        .map(|(offset, len)| (offset, offset + len))
-                        .collect(),
-                )
-            })
+            .map(extents)
             .map_err(js_error)
     }
 
@@ -135,14 +129,7 @@ impl Hdf5Reader {
         self.limit(max_read_bytes)?;
         let f = self.file()?;
         f.direct_ranges(&self.cache, path, start as u64, count.map(|c| c as u64))
-            .map(|r| {
-                ranges(
-                    r.unwrap_or_default()
-                        .into_iter()
-                        .map(|(offset, len)| (offset, offset + len))
-                        .collect(),
-                )
-            })
+            .map(|r| extents(r.unwrap_or_default()))
             .map_err(js_error)
     }
 
@@ -197,4 +184,13 @@ fn single(name: String, col: Column) -> Batch {
 #[wasm_bindgen(js_name = hdf5WarmInput)]
 pub fn hdf5_warm_input() -> Vec<u8> {
     include_bytes!("../warm/warm.h5").to_vec()
+}
+
+/// (offset, length) pairs as the flat `[start0, end0, ...]` list JS takes.
+fn extents(r: Vec<(u64, u64)>) -> Vec<f64> {
+    ranges(
+        r.into_iter()
+            .map(|(offset, len)| (offset, offset + len))
+            .collect(),
+    )
 }
