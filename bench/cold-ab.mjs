@@ -5,8 +5,8 @@
 // wall ms, the reading thread's CPU ms, the process's CPU ms (V8's background compile
 // included) and minor page faults.
 //   node bench/cold-ab.mjs [--rounds N] [--case tsfile:A full|hdf5:str_gzip|msgpack:records] VARIANT…
-// VARIANT: name[;flags=--a --b][;pkg=/path/to/dist/node.js][;simd=0][;warm=1] (warm=1: init({ warm: true })
-// and its warm-up before read 1). E.g.
+// VARIANT: name[;flags=--a --b][;pkg=/path/to/dist/node.js][;simd=0][;warm=1][;idle=MS] (warm=1: init({ warm: true })
+// and its warm-up before read 1; idle=MS: then MS of idle time before read 1). E.g.
 //   node bench/cold-ab.mjs --case tsfile:A\ full 'default' 'eager;flags=--no-wasm-lazy-compilation'
 import os from 'node:os';
 import { hdf5Cases, msgpackCases, msgpackDatasets, tsfileCases } from './cases.mjs';
@@ -25,7 +25,7 @@ if (!c) throw new Error(`no ${format} case ${label}: ${all.map((x) => x.label).j
 const variants = argv.map((v) => {
   const [name, ...kv] = v.split(';');
   const o = Object.fromEntries(kv.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-  const opts = { simd: o.simd !== '0', ...(o.pkg ? { pkg: o.pkg } : {}), ...(o.warm === '1' ? { warm: true } : {}) };
+  const opts = { simd: o.simd !== '0', ...(o.pkg ? { pkg: o.pkg } : {}), ...(o.warm === '1' ? { warm: true } : {}), ...(o.idle ? { idle: Number(o.idle) } : {}) };
   return { name, env: 'node', flags: o.flags ? o.flags.split(' ') : [], spec: { reader: 'arrowsmith', opts } };
 });
 if (!variants.length) throw new Error('give at least one variant');

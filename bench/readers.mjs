@@ -18,6 +18,8 @@ const arrowsmith = (format) => ({
     if (!opts.warm) return;
     const keep = setInterval(() => {}, 1000);
     await warmed;
+    // `opts.idle` (bench/cold-ab.mjs): idle time between the warm-up and read 1.
+    if (opts.idle) await new Promise((r) => setTimeout(r, opts.idle));
     clearInterval(keep);
   },
 });

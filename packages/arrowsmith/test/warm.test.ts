@@ -41,6 +41,11 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
     expect(got.reads).toBe(12);
   });
 
+  it('waits as long again as the reads took (at most 1 s) before `warmed` resolves', async () => {
+    const { settleMs } = (await import(JSON.parse(warmJs))) as { settleMs: (ms: number) => number };
+    expect([settleMs(0), settleMs(90), settleMs(999), settleMs(5000), settleMs(-3)]).toEqual([0, 90, 999, 1000, 0]);
+  });
+
   it('warms every format asked for', () => {
     const got = run(`const keep = setTimeout(() => {}, 60000);
       const { warmed } = await a.init({ formats: ['msgpack', 'tsfile', 'hdf5'], warm: true });
