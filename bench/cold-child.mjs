@@ -2,7 +2,7 @@
 // One cold run in this fresh Node process: import a reader's library, init it, then three
 // reads of the same bytes, each step timed, then warm reads. Started by bench/coldwarm.mjs:
 //   node bench/cold-child.mjs '{"format":"tsfile","reader":"arrowsmith","file":"…","case":{…},"opts":{…}}'
-// Prints one JSON line: { steps: { import, init, read1, read2, read3 }, rows, warm: [ms…] } where each
+// Prints one JSON line: { steps: { import, init, read1, read2, read3 }, rows, warm: [ms…], memory } where each
 // step is { ms, cpu, pcpu, faults } (cpu: this thread's CPU ms, pcpu: the process's,
 // faults: the process's minor page faults). Nothing but node: builtins is imported before the timed steps.
 import { readFileSync } from 'node:fs';
@@ -52,9 +52,14 @@ const timed = async (name, f) => {
 try {
   lib = await timed('import', () => reader.load(spec.opts ?? {}));
   await timed('init', () => reader.init(lib, spec.opts ?? {}));
-  for (const k of [1, 2, 3]) rows = await timed(`read${k}`, () => reader.read(lib, bytes, spec.case ?? {}));
+  let memory;
+  for (const k of [1, 2, 3]) {
+    rows = await timed(`read${k}`, () => reader.read(lib, bytes, spec.case ?? {}));
+    // Wasm memory after read 1 (Arrowsmith: its `memory()`, bytes per format module).
+    if (k === 1 && typeof lib?.memory === 'function') memory = lib.memory()[spec.format];
+  }
   const warm = await warmReads(reader, lib, bytes, spec);
-  process.stdout.write(JSON.stringify({ steps, rows, warm }) + '\n');
+  process.stdout.write(JSON.stringify({ steps, rows, warm, memory }) + '\n');
 } catch (e) {
   process.stdout.write(JSON.stringify({ steps, error: String(e?.message ?? e).slice(0, 200) }) + '\n');
 }
