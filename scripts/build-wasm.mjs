@@ -30,6 +30,13 @@ const BUILDS = {
   scalar: { rustflags: '', opt: COMMON },
 };
 const FORMATS = ['msgpack', 'tsfile', 'hdf5'];
+// Functions wasm-opt must not inline, by name (its inliner folds every function with one
+// caller into it, whatever Rust's `#[inline(never)]` said). A TsFile read's per-page work
+// stays in functions of their own so it gets optimized code a few pages into a first read
+// (crates/tsfile/src/lib.rs, "First reads"; bench/results/cold.md).
+const NO_INLINE = {
+  tsfile: ['*::read::aligned::*', '*::read::nonaligned::*', '*::encoding::*::decode*', '*::builder::*::push_run*', '*::builder::*::push_scatter*', '*::builder::popcount_prefix*', '*::builder::*::decode_direct*', '*::read::page::check_times*'],
+};
 
 const { values: args } = parseArgs({ options: { format: { type: 'string' }, build: { type: 'string' } } });
 const formats = args.format ? args.format.split(',') : FORMATS;
@@ -94,6 +101,46 @@ function run(cmd, argv, env = {}) {
   execFileSync(cmd, argv, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, ...env } });
 }
 
+/** Every NO_INLINE pattern must name a function of the module (a rename would silently undo it). */
+function checkPatterns(format, wasmPath) {
+  const patterns = NO_INLINE[format] ?? [];
+  if (!patterns.length) return;
+  const names = functionNames(readFileSync(wasmPath));
+  const re = (p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  for (const p of patterns) if (!names.some((n) => re(p).test(n))) throw new Error(`build-wasm: no ${format} function matches the no-inline pattern ${p}`);
+}
+
+/** The function names of a wasm binary's `name` section. */
+function functionNames(buf) {
+  let p = 8;
+  const leb = () => {
+    let r = 0;
+    for (let s = 0; ; s += 7) {
+      const b = buf[p++];
+      r += (b & 0x7f) * 2 ** s;
+      if (b < 0x80) return r;
+    }
+  };
+  const str = () => {
+    const n = leb();
+    return buf.subarray(p, (p += n)).toString();
+  };
+  while (p < buf.length) {
+    const id = buf[p++];
+    const end = leb() + p;
+    if (id === 0 && str() === 'name') {
+      while (p < end) {
+        const sub = buf[p++];
+        const subEnd = leb() + p;
+        if (sub === 1) return Array.from({ length: leb() }, () => (leb(), str()));
+        p = subEnd;
+      }
+    }
+    p = end;
+  }
+  return [];
+}
+
 mkdirSync(out, { recursive: true });
 const sizesFile = join(out, 'sizes.json');
 let sizes = {};
@@ -115,7 +162,10 @@ for (const build of builds) {
     rmSync(tmp, { recursive: true, force: true });
     run('wasm-bindgen', ['--target', 'web', '--out-dir', tmp, '--out-name', `arrowsmith_${format}`, join(targetDir, 'wasm32-unknown-unknown/release/arrowsmith_wasm.wasm')]);
     const wasm = join(out, `arrowsmith_${format}_${build}.wasm`);
-    run(join(bin, 'wasm-opt'), ['-O3', ...cfg.opt, join(tmp, `arrowsmith_${format}_bg.wasm`), '-o', wasm]);
+    // The no-inline passes run first: wasm-opt runs passes in command-line order.
+    checkPatterns(format, join(tmp, `arrowsmith_${format}_bg.wasm`));
+    const noInline = (NO_INLINE[format] ?? []).map((p) => `--no-inline=${p}`);
+    run(join(bin, 'wasm-opt'), [...noInline, '-O3', ...cfg.opt, join(tmp, `arrowsmith_${format}_bg.wasm`), '-o', wasm]);
     const glue = factoryGlue(readFileSync(join(tmp, `arrowsmith_${format}.js`), 'utf8'), format);
     if (glues[format] !== undefined && glues[format] !== glue) {
       throw new Error(`build-wasm: the ${format} glue differs between builds; the loader assumes one glue per format`);

@@ -61,6 +61,7 @@ impl ColBuilder {
     /// Decode a page with no nulls straight into this column's value buffer (one copy).
     /// `decode` appends to the `Values` it is given and reports errors; returns `None` when
     /// this column kind has no direct path (the caller then decodes into scratch).
+    #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
     pub fn decode_direct<E>(
         &mut self,
         decode: impl FnOnce(&mut Values) -> Result<(), E>,
@@ -125,6 +126,7 @@ impl ColBuilder {
     }
 
     /// Append non-null values `vals[k0..k1]` (one copy).
+    #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
     pub fn push_run(&mut self, vals: &Values, k0: usize, k1: usize) {
         if k1 <= k0 {
             return;
@@ -183,6 +185,7 @@ impl ColBuilder {
 
     /// Rows `lo..hi` of a page whose presence bitmap is `bitmap` (MSB-first, 1 = present) and
     /// whose non-null values are `vals`.
+    #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
     pub fn push_scatter(&mut self, vals: &Values, bitmap: &[u8], lo: usize, hi: usize) {
         if hi <= lo {
             return;
@@ -372,6 +375,7 @@ fn msb_bit(bitmap: &[u8], i: usize) -> bool {
     bitmap[i >> 3] & (0x80 >> (i & 7)) != 0
 }
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn popcount_prefix(bitmap: &[u8], n: usize) -> usize {
     let full = n / 8;
     let mut c: usize = bitmap[..full].iter().map(|b| b.count_ones() as usize).sum();

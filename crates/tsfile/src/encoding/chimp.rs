@@ -9,6 +9,7 @@ const LEAD: [u32; 8] = [0, 8, 12, 16, 18, 20, 22, 24];
 
 /// Decode a page stream into `out`: with `exact`, exactly `limit` values in all (`out`
 /// included); otherwise up to the END marker, refusing more than `limit`.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<W: Word>(
     buf: &[u8],
     limit: usize,

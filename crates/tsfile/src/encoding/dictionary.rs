@@ -4,6 +4,7 @@
 use super::{derr, rle, DResult};
 use crate::bytes::{unzigzag32, uvarint};
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode(buf: &[u8], limit: usize, offsets: &mut Vec<u32>, data: &mut Vec<u8>) -> DResult<()> {
     let mut pos = 0;
     let n = unzigzag32(uvarint(buf, &mut pos).ok_or_else(|| derr(0, "truncated dictionary size"))?);

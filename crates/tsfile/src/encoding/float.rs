@@ -95,6 +95,7 @@ fn bit(bm: &[u8], p: usize) -> bool {
 
 /// Decode a FLOAT (inner INT32 stream) or DOUBLE (inner INT64) page of `enc` (TS_2DIFF or
 /// RLE) into `out`, refusing more than `limit` values in all.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<W: Float>(
     enc: Encoding,
     buf: &[u8],

@@ -252,6 +252,7 @@ fn decode_checked<W: Word>(buf: &[u8], limit: usize, exact: bool, out: &mut Vec<
 /// Decode a page stream into `out`: with `exact`, exactly `limit` values in all (`out`
 /// included; a value equal to the END marker is data); otherwise up to the END marker,
 /// refusing more than `limit`.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<W: Word>(
     buf: &[u8],
     limit: usize,

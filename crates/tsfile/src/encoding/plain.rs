@@ -6,12 +6,14 @@ use super::{check_limit, derr, DResult};
 use crate::bytes::{unzigzag32, uvarint};
 use arrowsmith_core::simd;
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_bool(buf: &[u8], limit: usize, out: &mut Vec<bool>) -> DResult<()> {
     check_limit(out.len(), buf.len(), limit, 0)?;
     out.extend(buf.iter().map(|&b| b != 0));
     Ok(())
 }
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     let mut pos = 0;
     // Every value takes at least one byte: reserve once.
@@ -111,16 +113,20 @@ pub(crate) fn prefix_fixed<T: bytemuck::Pod + Default>(
     Ok(())
 }
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
     fixed(buf, limit, out)
 }
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     fixed(buf, limit, out)
 }
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
     fixed(buf, limit, out)
 }
 
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_bytes(
     buf: &[u8],
     limit: usize,

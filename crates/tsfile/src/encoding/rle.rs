@@ -6,6 +6,7 @@ use super::{bits::unpack_msb, check_limit, derr, word::Word, DResult};
 use crate::bytes::uvarint;
 
 /// Decode every package of `buf` into `out`, refusing more than `limit` values in all.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<W: Word>(buf: &[u8], limit: usize, out: &mut Vec<W>) -> DResult<()> {
     let mut pos = 0usize;
     while pos < buf.len() {

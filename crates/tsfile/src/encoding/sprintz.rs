@@ -61,6 +61,7 @@ fn push_tail<T: Copy>(out: &mut Vec<T>, tail: &[T], k: usize, at: usize) -> DRes
 
 /// Decode a SPRINTZ stream into `out`, refusing more than `limit` values in all. `cpp`:
 /// 64-bit values as the C++ writer predicts them (128-bit product, see [`fire`]).
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<W: Word>(
     buf: &[u8],
     limit: usize,

@@ -11,6 +11,7 @@ use super::{
 };
 
 /// Decode every block of `buf` into `out`, refusing more than `limit` values in all.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<I: Int>(buf: &[u8], limit: usize, out: &mut Vec<I>) -> DResult<()> {
     prefix(buf, limit, usize::MAX, out)
 }

@@ -40,6 +40,7 @@ fn decode_varints(buf: &[u8], limit: usize, cur: usize, mut emit: impl FnMut(i64
 
 /// Decode every group of `buf` into `out` (INT32 values truncated, as Java casts them),
 /// refusing more than `limit` values in all.
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(crate) fn decode<I: Int>(buf: &[u8], limit: usize, out: &mut Vec<I>) -> DResult<()> {
     let cur = out.len();
     decode_varints(buf, limit, cur, |v| out.push(I::from_i64(v)))

@@ -19,6 +19,7 @@ use arrowsmith_core::Result;
 impl Reader<'_> {
     /// Read one aligned device: `time` is its time series, `fields` the output column of
     /// each projected field and the device's series for it (`None`: all null).
+    #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
     pub(super) fn aligned(
         &mut self,
         time: &SeriesMeta,

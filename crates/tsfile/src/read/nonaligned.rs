@@ -19,6 +19,7 @@ use arrowsmith_core::{ErrorCode, Result};
 impl Reader<'_> {
     /// Read one non-aligned device: `fields` is the output column of each projected field
     /// and the device's series for it (`None`: all null).
+    #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
     pub(super) fn nonaligned(
         &mut self,
         fields: &[(usize, Option<&SeriesMeta>)],

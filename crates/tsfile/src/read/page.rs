@@ -46,6 +46,7 @@ impl PageOrder {
 }
 
 /// A page's decoded times are in order and within its statistics (see [`PageOrder`]).
+#[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub(super) fn check_times(p: &PageHeader, ps: &Stats, times: &[i64]) -> Result<()> {
     if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
         return Err(page_err(
