@@ -377,6 +377,24 @@ export class FileReaderBase {
   }
 
   /**
+   * Supply ranges fetched elsewhere (flat [start, end, ...], their bytes one after another:
+   * a pool job's bytes, fetched by the main thread); dropped at the next release, as
+   * prefetched ones are.
+   * @internal
+   */
+  protected supplyGiven(flat: ArrayLike<number>, bytes: Uint8Array): void {
+    let at = 0;
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const [s, e] = [flat[i]!, flat[i + 1]!];
+      if (at + e - s > bytes.length) throw new RangeError(`arrowsmith: given bytes end before range ${s}..${e}`);
+      this.handle.supply(s, bytes.subarray(at, at + e - s));
+      this.loaded.push([s, e]);
+      at += e - s;
+    }
+    this.dirty = true;
+  }
+
+  /**
    * The bytes of ranges (flat [start, end, ...]) one after another, in a buffer of their own
    * that the caller may keep: a single range from a Blob or path as its read returned it (a
    * fresh buffer: no copy); otherwise the ranges are read as coalesced spans (ranges within

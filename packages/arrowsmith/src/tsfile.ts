@@ -3,7 +3,7 @@ import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
-import type { FileRef, Job } from './pool/protocol.js';
+import type { FileRef, Given, Job } from './pool/protocol.js';
 import { readAll, type ByteInput, type FileSource } from './source.js';
 import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
@@ -94,6 +94,37 @@ export function tsfileBatchRows(fields: number): number {
   return Math.max(1024, Math.floor(BATCH_BYTES / (8 * (1 + Math.max(1, fields)))));
 }
 
+/** Bytes of flat [start, end, ...] ranges. */
+function spanBytes(flat: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i + 1 < flat.length; i += 2) n += flat[i + 1]! - flat[i]!;
+  return n;
+}
+
+/**
+ * The bytes of ranges `want` (flat [start, end, ...]) out of `bytes`, those of ranges `have`
+ * one after another: `bytes` itself when the ranges are the same and it may be given away
+ * (`last`), else a copy; undefined when a wanted range is not within one of `have`.
+ */
+function cut(have: number[], bytes: Uint8Array, want: number[], last: boolean): Uint8Array | undefined {
+  if (last && want.length === have.length && want.every((x, i) => x === have[i])) return bytes;
+  const out = new Uint8Array(spanBytes(want));
+  let at = 0;
+  for (let i = 0; i + 1 < want.length; i += 2) {
+    const [s, e] = [want[i]!, want[i + 1]!];
+    let from = 0;
+    let k = 0;
+    for (; k + 1 < have.length; k += 2) {
+      if (have[k]! <= s && e <= have[k + 1]!) break;
+      from += have[k + 1]! - have[k]!;
+    }
+    if (k + 1 >= have.length) return undefined;
+    out.set(bytes.subarray(from + s - have[k]!, from + e - have[k]!), at);
+    at += e - s;
+  }
+  return out;
+}
+
 /** The time of a batch's last row (rows of one device come in time order). */
 function lastTime(b: RecordBatch): bigint {
   const time = b.getChild('time')!;
@@ -106,8 +137,8 @@ function lastTime(b: RecordBatch): bigint {
 const TAIL_PREFETCH = 64 * 1024;
 
 /** A pool job reading one device of a query (optionally a time slice of it). */
-function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device: string, start = q.start, end = q.end): Job {
-  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit, mods: q.mods } };
+function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device: string, start = q.start, end = q.end, given?: Given<Uint8Array>): Job {
+  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit, mods: q.mods }, given };
 }
 
 export class TsFile extends FileReaderBase {
@@ -274,15 +305,14 @@ export class TsFile extends FileReaderBase {
     const devices = q.devices ?? this.devices(q.table).filter((d) => !q.table || d.table === q.table).map((d) => d.path);
     const rows = Math.floor(q.rows ?? tsfileBatchRows(this.#fieldCount(q)));
     const { rows: _, ...query } = q;
-    if (this.pooled && q.limit === undefined && devices.length > 1) {
-      // One job per device window on the pool, a few ahead of the consumer, yielded in
-      // order (windows from the index).
-      const { pool, ref } = this.pooled;
+    // On a pool when there are two windows or more (one device of many rows included).
+    if (this.pooled && q.limit === undefined && (devices.length > 1 || (devices.length === 1 && (await this.#windows(devices[0]!, q, rows)).length > 1))) {
+      // One job per device window on the pool, made as the pool takes them (a few ahead of
+      // the consumer), yielded in order.
+      const { pool } = this.pooled;
       const limited = { ...query, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
-      const jobs: Job[] = [];
-      for (const d of devices) for (const [a, b] of await this.#windows(d, q, rows)) jobs.push(deviceJob(ref, limited, d, a, b));
       // A window holding more rows than `rows` (times bunched up) is cut (zero-copy slices).
-      for await (const b of pool.batches(jobs, { signal: q.signal })) for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
+      for await (const b of pool.batches(this.#windowJobs(devices, q, rows, limited), { signal: q.signal })) for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
       return;
     }
     let left = q.limit ?? Infinity;
@@ -317,6 +347,59 @@ export class TsFile extends FileReaderBase {
 
   /** While true, reads leave their fetched bytes supplied (windows of one device). */
   #hold = false;
+
+  /**
+   * The pool jobs of `batches()`, one per device window, made as the pool takes them. A
+   * worker reads a path (or bytes in memory) itself, page by page straight into its own
+   * wasm memory. A Blob or URL is read here instead, each device's chunks once, and every
+   * window gets the ranges it plans to read (by transfer): a worker reading for itself
+   * fetches whole chunks, so the windows of one chunk would each fetch it again.
+   */
+  async *#windowJobs(devices: string[], q: TsFileBatchQuery, rows: number, limited: TsFileQuery & { mods?: Uint8Array }): AsyncGenerator<Job> {
+    const { ref } = this.pooled!;
+    const fetchHere = ref.kind === 'blob' || ref.kind === 'url';
+    for (const d of devices) {
+      const windows = await this.#windows(d, q, rows);
+      if (!fetchHere) {
+        for (const [a, b] of windows) yield deviceJob(ref, limited, d, a, b);
+        continue;
+      }
+      // The device's planned ranges, fetched at once when they fit the hold budget.
+      const all = await this.#plan({ ...limited, devices: [d] }, q.signal);
+      const size = all ? spanBytes(all) : Infinity;
+      const held = size <= HOLD_BYTES ? await this.fetchOwned(all!, q.signal) : undefined;
+      for (let i = 0; i < windows.length; i++) {
+        const [a, b] = windows[i]!;
+        const mine = windows.length === 1 ? all : await this.#plan({ ...limited, devices: [d], start: a, end: b }, q.signal);
+        // A plan that fails is left to the worker's read, which reports it as this thread would.
+        if (!mine) {
+          yield deviceJob(ref, limited, d, a, b);
+          continue;
+        }
+        const last = i === windows.length - 1;
+        const bytes = (held && cut(all!, held, mine, last)) ?? (await this.fetchOwned(mine, q.signal));
+        yield deviceJob(ref, limited, d, a, b, { ranges: mine, bytes });
+      }
+    }
+  }
+
+  /** The byte ranges (flat [start, end, ...]) a read plans to touch; undefined when planning fails. */
+  async #plan(q: TsFileQuery, signal?: AbortSignal): Promise<number[] | undefined> {
+    try {
+      return await this.op(async () => {
+        const query = new this.wasm.glue.TsQuery(...args(q));
+        try {
+          return Array.from(await this.call(() => this.handle.plan(query), signal));
+        } finally {
+          query.free();
+          this.release();
+        }
+      });
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      return undefined;
+    }
+  }
 
   /** Field columns a batch of the query holds (for the default rows per batch). */
   #fieldCount(q: TsFileQuery): number {
@@ -361,13 +444,15 @@ export class TsFile extends FileReaderBase {
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
-  async readHandle(q: TsFileQuery & { mods?: Uint8Array }): Promise<WasmBatchHandle> {
+  async readHandle(q: TsFileQuery & { mods?: Uint8Array }, given?: Given<Uint8Array>): Promise<WasmBatchHandle> {
     const query = new this.wasm.glue.TsQuery(...args(q));
     const max = this.readLimit(q.maxReadBytes);
     if (max !== undefined) query.setMaxReadBytes(max);
     try {
       const mods = q.mods ?? this.#mods;
       if (mods) query.setMods(mods);
+      // Bytes the main thread fetched for this read (a pool job's): supplied, not fetched again.
+      if (given) this.supplyGiven(given.ranges, given.bytes);
       // A file in memory: the reader pulls page by page, so a time slice copies a slice.
       const host = this.byteHost;
       if (host) return await this.call(() => this.handle.readFrom(query, host), q.signal);

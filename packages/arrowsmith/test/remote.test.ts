@@ -108,6 +108,29 @@ describe('remote files over HTTP Range', () => {
     expect([...c.get(101, 3)!]).toEqual([8, 9, 10]);
   });
 
+  it('TsFile batches on a pool from a URL: each device fetched once by this thread, not once per window or worker', async () => {
+    // 2 devices × 400 rows in batches of 50: 16 windows on 2 workers. The workers open the
+    // file (its head and tail) and get each window's ranges from this thread.
+    const file = 'tsfile/cpp_multipage_gorilla_lz4.tsfile';
+    const size = readFileSync(join(FIXTURES, file)).length;
+    const pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+    try {
+      const f = await openTsFile(`${base}/ranges/${file}`, { pool });
+      reset();
+      let rows = 0;
+      let batches = 0;
+      for await (const b of f.batches({ rows: 50 })) {
+        rows += b.numRows;
+        batches++;
+      }
+      expect(batches).toBeGreaterThanOrEqual(16);
+      expect(rows).toBe(800);
+      expect(stats.bytes / size).toBeLessThan(1.75);
+    } finally {
+      pool.close();
+    }
+  }, 60_000);
+
   it('a worker pool reads a URL with its own Range requests: same result, bytes bounded', async () => {
     // Each worker opens the file itself (metadata), so a pool of n transfers at most
     // (1 + n) times what one thread does; the data itself is split, not repeated.

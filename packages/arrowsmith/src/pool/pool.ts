@@ -329,46 +329,63 @@ export class Pool {
 
   /**
    * Run jobs and yield one RecordBatch per job, in job order, as they complete: at most
-   * `ahead` jobs are queued or running at once (default: twice the workers), so a consumer
-   * that stops early, or reads slowly, does not make the pool decode everything. Batches
-   * come back by transfer (each its own buffers; nothing is assembled).
+   * `ahead` jobs are taken from `jobs` and queued or running at once (default: twice the
+   * workers), so a consumer that stops early, or reads slowly, does not make the pool
+   * decode everything, and jobs given lazily (an async iterable: the caller may fetch each
+   * job's bytes as it makes it) are made only that far ahead. Batches come back by
+   * transfer (each its own buffers; nothing is assembled).
    * @internal used by the format readers.
    */
-  async *batches(jobs: Job[], options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number } = {}): AsyncGenerator<RecordBatch> {
+  async *batches(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number } = {}): AsyncGenerator<RecordBatch> {
     if (this.#closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
-    await this.#need(jobs);
+    const source: AsyncIterator<Job> | Iterator<Job> = Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
     const ahead = Math.max(1, options.ahead ?? 2 * this.size);
     const call = new Call(signal);
     const onAbort = () => this.#abort(call, signal!, false);
     signal?.addEventListener('abort', onAbort, { once: true });
-    const pending: Promise<{ result: Decoded }>[] = [];
-    let next = 0;
+    // One entry per job taken (undefined once `jobs` is done), in job order.
+    const pending: Promise<{ result: Decoded } | undefined>[] = [];
+    let ended = false;
+    // Jobs are taken one after another (each waits for the one before it to be made).
+    let taking: Promise<unknown> = Promise.resolve();
     const submit = () => {
-      const job = jobs[next++]!;
-      const p = new Promise<{ result: Decoded }>((resolve, reject) => this.#queue.push({ job, call, shared: false, resolve, reject }));
-      p.catch(() => {}); // observed when its turn comes, or dropped with the generator
-      pending.push(p);
+      const p = taking.then(async () => {
+        const next = await source.next();
+        if (next.done) {
+          ended = true;
+          return undefined;
+        }
+        await this.#need([next.value]);
+        if (call.aborted !== undefined) throw call.aborted;
+        const done = new Promise<{ result: Decoded }>((resolve, reject) => this.#queue.push({ job: next.value, call, shared: false, resolve, reject }));
+        this.#pump();
+        return { done };
+      });
+      taking = p.catch(() => {});
+      // Observed when its turn comes, or dropped with the generator.
+      const out = p.then((r) => r?.done);
+      out.catch(() => {});
+      pending.push(out);
     };
     try {
-      while (pending.length < ahead && next < jobs.length) submit();
-      this.#pump();
+      while (pending.length < ahead) submit();
       while (pending.length > 0) {
-        const { result } = await pending.shift()!;
+        const got = await pending.shift()!;
         if (call.aborted !== undefined) throw call.aborted;
-        if (next < jobs.length) {
-          submit();
-          this.#pump();
-        }
-        options.rewrite?.(result.desc);
-        yield transferredBatches([result])[0]!;
+        if (!got) break; // `jobs` is done (the entries after this one are too)
+        if (!ended) submit();
+        options.rewrite?.(got.result.desc);
+        yield transferredBatches([got.result])[0]!;
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
       // Stopped early or failed: what is still queued is not wanted; running jobs finish
-      // and their batches (transferred, nothing held in a worker) are dropped.
+      // and their batches (transferred, nothing held in a worker) are dropped; the jobs
+      // not taken yet are never made.
       this.#dropQueued(call, new Error('arrowsmith: batches() was closed'));
+      if (!ended) void taking.then(() => source.return?.()).catch(() => {});
       this.#recycleLarge(call);
     }
   }
@@ -435,14 +452,15 @@ export class Pool {
 
   /**
    * Workers, their wasm memory as last reported (in all, and per format module), jobs
-   * queued, workers recycled and jobs taken so far.
+   * queued, workers running a job now, workers recycled and jobs taken so far.
    */
-  stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; recycled: number; jobs: number } {
+  stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; running: number; recycled: number; jobs: number } {
     return {
       workers: this.#slots.length,
       wasmBytes: this.#slots.map((s) => s.memory),
       wasm: this.#slots.map((s) => ({ ...s.wasm })),
       queued: this.#queue.length,
+      running: this.#slots.filter((s) => s.busy).length,
       recycled: this.#recycled,
       jobs: this.#jobs,
     };
@@ -476,7 +494,7 @@ export class Pool {
       return { id, kind: 'shared', buffer, offset: 0, length: bytes.length };
     }
     const o = bytes ? undefined : reader.origin;
-    if (o?.kind === 'blob') return { id, kind: 'blob', blob: o.blob };
+    if (o?.kind === 'blob' && postable(o.blob)) return { id, kind: 'blob', blob: o.blob };
     if (o?.kind === 'url' && isHttp(reader)) return { id, kind: 'url', url: o.url, format, identity: reader.identity, policy: reader.policy };
     if (o?.kind === 'path') return { id, kind: 'path', path: o.path };
     this.#proxied.set(id, reader);
@@ -508,11 +526,21 @@ export class Pool {
   }
 }
 
-/** MessagePack pieces travel by transfer when they own their buffer. */
+/** Whether a Blob can be posted to a worker (Node's file-backed Blobs, from `fs.openAsBlob`, cannot: their workers ask this thread for bytes). */
+function postable(blob: Blob): boolean {
+  try {
+    structuredClone(blob);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A job's bytes (MessagePack pieces, TsFile ranges given) travel by transfer when they own their buffer. */
 function transferOf(job: Job): Transferable[] | undefined {
-  if (job.kind !== 'msgpack') return undefined;
-  const b = job.bytes.buffer;
-  return b instanceof ArrayBuffer && job.bytes.byteLength === b.byteLength ? [b] : undefined;
+  const bytes = job.kind === 'msgpack' ? job.bytes : job.kind === 'tsfile' ? job.given?.bytes : undefined;
+  const b = bytes?.buffer;
+  return b instanceof ArrayBuffer && bytes!.byteLength === b.byteLength ? [b] : undefined;
 }
 
 /** What a worker script that failed to start answers when asked (status, type, first bytes). */

@@ -23,7 +23,17 @@ export type FileRef =
 
 export type Job =
   | { kind: 'msgpack'; bytes: Uint8Array; base: number; inArray: boolean; options: MsgpackDecodeOptions }
-  | { kind: 'tsfile'; file: FileRef; query: Omit<TsFileQuery, 'signal'> & { mods?: Uint8Array } }
+  | {
+      kind: 'tsfile';
+      file: FileRef;
+      query: Omit<TsFileQuery, 'signal'> & { mods?: Uint8Array };
+      /**
+       * The bytes the read plans to touch, fetched by the main thread (`ranges`: flat
+       * [start, end, ...] of the file; `bytes`: theirs, one after another), so that the
+       * windows of one chunk do not each fetch it again from a Blob or URL.
+       */
+      given?: Given<Uint8Array>;
+    }
   | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number };
 
 /**
@@ -39,9 +49,22 @@ export interface WireBytes {
 export const toWire = (b: Uint8Array): WireBytes => ({ buffer: b.buffer, offset: b.byteOffset, length: b.byteLength });
 export const fromWire = (w: WireBytes): Uint8Array => new Uint8Array(w.buffer, w.offset, w.length);
 
-/** A job as posted: MessagePack pieces carry {@link WireBytes}. */
-export type WireJob = Exclude<Job, { kind: 'msgpack' }> | (Omit<Extract<Job, { kind: 'msgpack' }>, 'bytes'> & { bytes: WireBytes });
-export const wireJob = (job: Job): WireJob => (job.kind === 'msgpack' ? { ...job, bytes: toWire(job.bytes) } : job);
+/** Byte ranges of a file handed to a job with their bytes (see the TsFile job). */
+export interface Given<B> {
+  ranges: number[];
+  bytes: B;
+}
+
+/** A job as posted: bytes travel as {@link WireBytes}. */
+export type WireJob =
+  | Extract<Job, { kind: 'hdf5' }>
+  | (Omit<Extract<Job, { kind: 'tsfile' }>, 'given'> & { given?: Given<WireBytes> })
+  | (Omit<Extract<Job, { kind: 'msgpack' }>, 'bytes'> & { bytes: WireBytes });
+export function wireJob(job: Job): WireJob {
+  if (job.kind === 'msgpack') return { ...job, bytes: toWire(job.bytes) };
+  if (job.kind === 'tsfile' && job.given) return { ...job, given: { ranges: job.given.ranges, bytes: toWire(job.given.bytes) } };
+  return job as WireJob;
+}
 
 /** Phase-2 writes, in the worker's terms (buffer indices of its batch). */
 export type WriteOp =

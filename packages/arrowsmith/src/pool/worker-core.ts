@@ -66,8 +66,10 @@ export function serve(port: Port): void {
         const w = instance('msgpack');
         return withConfig(w.glue, job.options, (c) => wasmCall(() => w.glue.decodeMsgpackPiece(fromWire(job.bytes), job.base, job.inArray, c))) as WasmBatchHandle;
       }
-      case 'tsfile':
-        return (await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s))).readHandle(job.query);
+      case 'tsfile': {
+        const f = await open(job.file, (s) => TsFile.openWith(instance('tsfile'), s));
+        return f.readHandle(job.query, job.given && { ranges: job.given.ranges, bytes: fromWire(job.given.bytes) });
+      }
       case 'hdf5':
         return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count, { maxReadBytes: job.maxReadBytes });
     }

@@ -1,0 +1,150 @@
+// TsFile `batches()` on a worker pool from a path and from a Blob (how big files are read):
+// the same batches as one thread and the official reader's values; a consumer that pauses
+// leaves a bounded number of windows in flight; an abort stops the workers mid-read.
+import { RecordBatch, Table } from 'apache-arrow';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, openTsFile, type Pool } from '../src/node.js';
+import { fixturePairs } from './fixtures.js';
+import { workerUrl } from './pools.js';
+import { tableMismatches } from './tsfile-compare.js';
+
+const fixtures = fixturePairs('tsfile', '.tsfile');
+const fixture = (name: string) => fixtures.find((f) => f.name === name)!;
+let pool: Pool;
+let dir: string;
+
+beforeAll(async () => {
+  pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'arrowsmith-batches-'));
+});
+afterAll(() => {
+  pool.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fixture written to a file of its own (a path source; workers open it themselves). */
+function onDisk(name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, fixture(name).data);
+  return path;
+}
+
+const collect = async (it: AsyncIterable<RecordBatch>) => {
+  const out: RecordBatch[] = [];
+  for await (const b of it) out.push(b);
+  return out;
+};
+const rowsOf = (b: RecordBatch) => JSON.stringify(new Table([b]).toArray(), (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+// Each batch has its own dictionary types (tags): one schema to concatenate them.
+const concat = (batches: RecordBatch[]) => new Table(batches.map((b) => new RecordBatch(batches[0]!.schema, b.data)));
+const tick = () => new Promise((r) => setTimeout(r, 10));
+
+describe('TsFile batches() on a pool', () => {
+  // One device of 2,000 rows, two of 400, twelve of 20.
+  for (const name of ['cpp_long_pages_ts2diff_lz4.tsfile', 'cpp_multipage_gorilla_lz4.tsfile', 'cpp_many_devices_ts2diff.tsfile']) {
+    it(`from a path and from a Blob: the one-thread batches, and the official reader's values (${name})`, async () => {
+      const { json } = fixture(name);
+      const path = onDisk(name);
+      const q = { table: json.table, timeUnit: json.time_unit, rows: 7 };
+      for (const [kind, source] of [
+        ['path', () => path],
+        ['Blob', () => openAsBlob(path)],
+      ] as const) {
+        await using one = await openTsFile(await source());
+        await using par = await openTsFile(await source(), { pool });
+        const want = await collect(one.batches(q));
+        const jobs = pool.stats().jobs;
+        const got = await collect(par.batches(q));
+        // Every window was a job on the pool (a single device's windows too).
+        expect(pool.stats().jobs - jobs, kind).toBeGreaterThanOrEqual(Math.ceil(want.length / 2));
+        expect(want.length, kind).toBeGreaterThan(2 * one.devices().length);
+        expect(got.map((b) => b.numRows), kind).toEqual(want.map((b) => b.numRows));
+        got.forEach((b, i) => expect(rowsOf(b), `${kind} batch ${i}`).toBe(rowsOf(want[i]!)));
+        expect(tableMismatches(concat(got), json), kind).toEqual([]);
+      }
+    }, 60_000);
+  }
+
+  it('a consumer that pauses leaves at most twice the workers of windows in flight', async () => {
+    const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    const path = onDisk('cpp_many_devices_ts2diff.tsfile');
+    for (const source of [path, await openAsBlob(path)]) {
+      await using f = await openTsFile(source, { pool });
+      const before = pool.stats().jobs;
+      const it = f.batches({ table: json.table, rows: 5 })[Symbol.asyncIterator]();
+      const first = await it.next();
+      expect(first.done).toBe(false);
+      // Paused after one batch: let the pool finish all it was given, then count the windows
+      // it took (jobs started), the one consumed included.
+      // (Idle, and no job started over a few more turns: a Blob's windows are fetched here first.)
+      let seen = -1;
+      while (seen !== pool.stats().jobs) {
+        seen = pool.stats().jobs;
+        for (let i = 0; i < 5 || pool.stats().queued + pool.stats().running > 0; i++) await tick();
+      }
+      const taken = pool.stats().jobs - before;
+      expect(taken).toBeGreaterThan(1);
+      expect(taken).toBeLessThanOrEqual(2 * pool.size + 1);
+      // The rest streams on: the windows of 12 devices × 20 rows, 5 rows each about.
+      let rows = first.value!.numRows;
+      let batches = 1;
+      for (let r = await it.next(); !r.done; r = await it.next()) {
+        rows += r.value.numRows;
+        batches++;
+      }
+      expect(batches).toBeGreaterThan(4 * (2 * pool.size + 1));
+      expect(rows).toBe(json.devices.reduce((n: number, d: { columns: Record<string, unknown[]> }) => n + Object.values(d.columns)[0]!.length, 0));
+    }
+  }, 60_000);
+
+  it("an abort mid-stream stops the workers' reads (the workers waiting for bytes are replaced)", async () => {
+    const { data, json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    // A ranged source the workers ask through this thread: once `gate` is set, reads are
+    // counted and wait until released.
+    let gate = false;
+    let asked = 0;
+    const held: (() => void)[] = [];
+    const source = {
+      size: data.length,
+      read: (o: number, n: number) => {
+        if (!gate) return Promise.resolve(data.slice(o, o + n));
+        asked++;
+        return new Promise<Uint8Array>((r) => held.push(() => r(data.slice(o, o + n))));
+      },
+    };
+    await using f = await openTsFile(source, { pool });
+    const q = { table: json.table, timeUnit: json.time_unit, rows: 5 };
+    // A first pass: this thread learns the device spans and both workers open the file, so
+    // the reads counted below are the workers' data reads.
+    const all = (await collect(f.batches(q))).reduce((n, b) => n + b.numRows, 0);
+    expect(all).toBe((await f.read({ table: json.table })).numRows);
+    const ac = new AbortController();
+    const it = f.batches({ ...q, signal: ac.signal })[Symbol.asyncIterator]();
+    expect((await it.next()).done).toBe(false);
+    gate = true;
+    // Pull on until a worker waits for bytes (the windows decoded before the gate come first).
+    let next = it.next();
+    while (asked === 0) {
+      const r = await Promise.race([next.then(() => 'batch' as const), tick().then(() => 'wait' as const)]);
+      if (r === 'batch') next = it.next();
+    }
+    // (The waiting workers' other requests, already posted, arrive first: until none came for 10 turns.)
+    for (let seen = -1, still = 0; still < 10; still = seen === asked ? still + 1 : 0, seen = asked) await tick();
+    ac.abort(new Error('stop'));
+    await expect(next).rejects.toThrow('stop');
+    // The workers that waited were terminated: their places hold fresh workers (no TsFile
+    // module yet); the bytes released now reach no one and no read follows.
+    expect(pool.stats().wasm.filter((w) => w.tsfile === undefined).length).toBeGreaterThan(0);
+    const at = asked;
+    for (const release of held.splice(0)) release();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(asked).toBe(at);
+    expect(pool.stats().queued).toBe(0);
+    // The pool and the file read on.
+    gate = false;
+    expect((await collect(f.batches(q))).reduce((n, b) => n + b.numRows, 0)).toBe(all);
+  }, 60_000);
+});
