@@ -37,7 +37,7 @@ import {
   type Data,
 } from './arrow-lib.js';
 import type { BatchDesc, ColumnType, FieldDesc, ColumnDesc, WasmBatchHandle } from './types.js';
-import { ownedCopy, type Loaded } from './wasm.js';
+import { ownedBytes, ownedCopy, type Loaded } from './wasm.js';
 
 type Bytes = (i: number) => Uint8Array;
 
@@ -134,7 +134,7 @@ function makeVectorFromData(d: Data): Vector {
  * buffer is copied into JS-owned memory and the handle can be freed right after.
  * @internal
  */
-export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rewrite?: (desc: BatchDesc) => void): RecordBatch {
+export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy: boolean | Copier = true, rewrite?: (desc: BatchDesc) => void): RecordBatch {
   const desc = JSON.parse(h.schema()) as BatchDesc;
   rewrite?.(desc);
   const ptrs = h.buffers();
@@ -143,8 +143,50 @@ export function toRecordBatch(wasm: Loaded, h: WasmBatchHandle, copy = true, rew
     const ptr = ptrs[2 * i]!;
     const len = ptrs[2 * i + 1]!;
     const view = new Uint8Array(mem, ptr, len);
-    return copy ? ownedCopy(view) : view;
+    return copy === true ? ownedCopy(view) : copy ? copy(i, view) : view;
   });
+}
+
+/** Copies buffer `i` of a batch out of wasm memory. @internal */
+export type Copier = (i: number, src: Uint8Array) => Uint8Array;
+
+/**
+ * Where the buffers of a read made in pieces go when copied out of wasm memory: one JS
+ * buffer per buffer slot (a column's values, its validity, ...) for the whole read, sized
+ * from the first piece's bytes per row and the read's row count, each piece's bytes at the
+ * next 8-byte aligned offset. Pieces copied into buffers of their own would make smaller
+ * allocations, which the C allocator under Node (glibc, with its threshold for handing
+ * memory back set by the largest block freed so far) returns to the system after each
+ * read, so every later read faulted them in again (bench/results/cold.md). Bytes that do
+ * not fit their slot (the row count was low) get a buffer of their own.
+ * @internal
+ */
+export class Slabs {
+  #slabs: Uint8Array[] | undefined;
+  #used: number[] = [];
+
+  /** `rows`: the read's rows (or a bound on them); `pieces`: how many pieces it takes. */
+  constructor(
+    readonly rows: number,
+    readonly pieces: number,
+  ) {}
+
+  /** The copier of one piece: `rows` rows in buffers of `lens` bytes. */
+  copier(rows: number, lens: number[]): Copier {
+    if (!this.#slabs && rows > 0) {
+      this.#slabs = lens.map((len) => ownedBytes(Math.ceil((len * this.rows) / rows) + 16 * this.pieces));
+      this.#used = lens.map(() => 0);
+    }
+    return (i, src) => {
+      const slab = this.#slabs?.[i];
+      const at = this.#used[i] ?? 0;
+      if (!slab || at + src.length > slab.length) return ownedCopy(src);
+      const dst = slab.subarray(at, at + src.length);
+      dst.set(src);
+      this.#used[i] = (at + src.length + 7) & ~7;
+      return dst;
+    };
+  }
 }
 
 /** A RecordBatch of the described columns over the given buffers (by index, as the description numbers them). @internal */
@@ -158,4 +200,20 @@ export function assemble(desc: BatchDesc, bytes: Bytes): RecordBatch {
 
 export function toTable(batches: RecordBatch[]): Table {
   return new Table(batches);
+}
+
+/**
+ * One Table over batches decoded apart as pieces of one read. Their schemas must agree on
+ * names and types; dictionary ids (each batch makes its own) and nullability (nullable if
+ * any piece is) are unified. Undefined when the pieces' schemas differ otherwise.
+ * @internal
+ */
+export function piecesTable(batches: RecordBatch[]): Table | undefined {
+  const first = batches[0]!.schema.fields;
+  const same = (b: RecordBatch) => b.schema.fields.length === first.length && b.schema.fields.every((f, i) => f.name === first[i]!.name && String(f.type) === String(first[i]!.type));
+  if (!batches.every(same)) return undefined;
+  const fields = first.map((f, i) => (batches.some((b) => b.schema.fields[i]!.nullable) && !f.nullable ? new Field(f.name, f.type, true, f.metadata) : f));
+  const schema = new Schema(fields);
+  const struct = new Struct(fields);
+  return new Table(batches.map((b) => new RecordBatch(schema, makeData({ type: struct, length: b.numRows, nullCount: 0, children: b.data.children.map((c, i) => c.clone(fields[i]!.type)) }))));
 }

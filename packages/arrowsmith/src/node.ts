@@ -57,10 +57,14 @@ platform.startWorker = (url) => {
     terminate: () => void w.terminate(),
   };
 };
+platform.allocBytes = (n) => {
+  const b = Buffer.allocUnsafeSlow(n);
+  return new Uint8Array(b.buffer, b.byteOffset, n);
+};
 platform.copyBytes = (src) => {
-  const b = Buffer.allocUnsafeSlow(src.length);
+  const b = platform.allocBytes!(src.length);
   b.set(src);
-  return new Uint8Array(b.buffer, b.byteOffset, src.length);
+  return b;
 };
 useNodeFiles();
 

@@ -1,6 +1,7 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
+import { piecesTable, Slabs, toRecordBatch } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
@@ -88,6 +89,9 @@ const HOLD_BYTES = 64 * 1024 * 1024;
 
 /** Output bytes a default batch holds, about (as HDF5's batches). */
 const BATCH_BYTES = 16 * 1024 * 1024;
+
+/** The decoder's memory limit of a read when none is set (crates/tsfile `DEFAULT_MAX_READ_BYTES`). */
+const DEFAULT_MAX_READ_BYTES = 2 ** 30;
 
 /** Default rows per batch: about BATCH_BYTES of output, counting 8 bytes per field and the time. */
 export function tsfileBatchRows(fields: number): number {
@@ -216,7 +220,12 @@ export class TsFile extends FileReaderBase {
     return raw.map((s) => ({ ...s, start: BigInt(s.start), end: BigInt(s.end) }));
   }
 
-  /** Read a query into one Arrow Table (`time`, tag columns, field columns). */
+  /**
+   * Read a query into one Arrow Table (`time`, tag columns, field columns). Rows come device
+   * after device in file order; a large read of one table's devices on the calling thread
+   * is made as consecutive device groups of about 16 MiB of output, one RecordBatch each
+   * (the Table's batches), so wasm memory grows by one group, not the whole output.
+   */
   read(q: TsFileQuery = {}): Promise<Table> {
     return abortable(q.signal, async () => {
       if (this.pooled) {
@@ -228,6 +237,14 @@ export class TsFile extends FileReaderBase {
             if (!(e instanceof SchemaMismatch)) throw e;
           }
         }
+      }
+      const pieces = await this.#pieces(q);
+      if (pieces) {
+        const slabs = new Slabs(pieces.rows, pieces.groups.length);
+        const batches: RecordBatch[] = [];
+        for (const devices of pieces.groups) batches.push(await this.#readPiece({ ...q, devices }, slabs));
+        const t = piecesTable(batches);
+        if (t) return t;
       }
       return new Table([await this.readBatch(q)]);
     });
@@ -243,20 +260,8 @@ export class TsFile extends FileReaderBase {
     q = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
     const { pool, ref } = this.pooled!;
     if (q.limit !== undefined) return undefined;
-    const tables = this.tables();
-    const table = q.table !== undefined ? tables.find((t) => t.name.toLowerCase() === q.table!.toLowerCase()) : tables.length === 1 ? tables[0] : undefined;
-    if ((q.table !== undefined || tables.length > 1) && !table) return undefined;
-    const tagNames = table?.columns.filter((c) => c.category === 'TAG').map((c) => c.name.toLowerCase()) ?? [];
-    const tags = Object.entries(q.tags ?? {}).map(([k, v]) => [tagNames.indexOf(k.toLowerCase()), v] as const);
-    if (tags.some(([k]) => k < 0)) return undefined;
-    const all = this.devices();
-    if (q.devices?.some((p) => !all.some((d) => d.path === p))) return undefined;
-    const devices = all
-      .filter((d) => !table || d.table.toLowerCase() === table.name.toLowerCase())
-      .filter((d) => !q.devices || q.devices.includes(d.path))
-      .filter((d) => tags.every(([k, v]) => d.segments[k + 1] === v))
-      .map((d) => d.path);
-    if (devices.length === 0) return undefined;
+    const devices = this.#selection(q)?.devices;
+    if (!devices) return undefined;
     const perDevice = Math.ceil((2 * pool.size) / devices.length);
     const jobs: Job[] = [];
     const qs = toBig(q.start);
@@ -280,6 +285,81 @@ export class TsFile extends FileReaderBase {
     }
     return jobs;
   }
+
+  /**
+   * The devices a query reads, in the order a read returns them, and whether they are one
+   * table's (one schema). Undefined when one read should give the answer or error (an
+   * ambiguous table, an unknown tag or device, no device).
+   */
+  #selection(q: TsFileQuery): { devices: string[]; table: boolean } | undefined {
+    const tables = this.tables();
+    const table = q.table !== undefined ? tables.find((t) => t.name.toLowerCase() === q.table!.toLowerCase()) : tables.length === 1 ? tables[0] : undefined;
+    if ((q.table !== undefined || tables.length > 1) && !table) return undefined;
+    const tagNames = table?.columns.filter((c) => c.category === 'TAG').map((c) => c.name.toLowerCase()) ?? [];
+    const tags = Object.entries(q.tags ?? {}).map(([k, v]) => [tagNames.indexOf(k.toLowerCase()), v] as const);
+    if (tags.some(([k]) => k < 0)) return undefined;
+    const all = this.devices();
+    if (q.devices?.some((p) => !all.some((d) => d.path === p))) return undefined;
+    const devices = all
+      .filter((d) => !table || d.table.toLowerCase() === table.name.toLowerCase())
+      .filter((d) => !q.devices || q.devices.includes(d.path))
+      .filter((d) => tags.every(([k, v]) => d.segments[k + 1] === v))
+      .map((d) => d.path);
+    return devices.length ? { devices, table: table !== undefined } : undefined;
+  }
+
+  /**
+   * A one-thread read of many rows in pieces: consecutive devices grouped up to about
+   * BATCH_BYTES of output each (from their index row counts), for the devices of one table
+   * (one schema). Each piece's output leaves wasm memory before the next is decoded, so a
+   * whole read grows wasm memory by one piece instead of the whole output (fewer first-touch
+   * page faults on a first read, less memory kept). Undefined: read in one go.
+   */
+  async #pieces(q: TsFileQuery): Promise<{ groups: string[][]; rows: number } | undefined> {
+    // A time range reads fewer rows than the index counts: the output buffers (Slabs),
+    // sized from those counts, would be too large.
+    if (q.limit !== undefined || q.start !== undefined || q.end !== undefined) return undefined;
+    const sel = this.#selection(q);
+    // Pieces name their devices by path: two devices of one path (a tag "null" beside a
+    // null tag) would each be read twice.
+    if (!sel?.table || sel.devices.length < 2 || new Set(sel.devices).size < sel.devices.length) return undefined;
+    const fields = this.#fieldCount(q);
+    const target = TsFile.pieceRows ?? tsfileBatchRows(fields);
+    const groups: string[][] = [[]];
+    let rows = 0;
+    let total = 0;
+    for (const d of sel.devices) {
+      const span = await this.#span(d);
+      const n = span.length >= 3 ? Number(span[2]) : 0;
+      if (rows > 0 && rows + n > target) {
+        groups.push([]);
+        rows = 0;
+      }
+      groups[groups.length - 1]!.push(d);
+      rows += n;
+      total += n;
+    }
+    // The memory limit holds for the whole read: one over it is read in one go, which
+    // fails with `too-large` as it would without pieces.
+    if (total * 8 * (1 + fields) > (this.readLimit(q.maxReadBytes) ?? DEFAULT_MAX_READ_BYTES)) return undefined;
+    return groups.length > 1 ? { groups, rows: total } : undefined;
+  }
+
+  /** One piece of a read in pieces, its buffers copied out into the read's slabs. */
+  #readPiece(q: TsFileQuery, slabs: Slabs): Promise<RecordBatch> {
+    return this.op(async () => {
+      const h = await this.readHandle(q);
+      try {
+        const lens = Array.from(h.buffers().filter((_, i) => i % 2 === 1));
+        return toRecordBatch(this.wasm, h, slabs.copier(h.numRows(), lens));
+      } finally {
+        h.free();
+      }
+    });
+  }
+
+  /** Rows a piece of a one-thread whole read holds at most (default: about 16 MiB of output); tests force small pieces. @internal */
+  static pieceRows: number | undefined;
 
   /** A device's [start, end, rows], read from its index once (the file is read-only). */
   #span(device: string): Promise<BigInt64Array> {

@@ -96,6 +96,8 @@ export interface Platform {
    * overwrites every byte at once), saving a pass over each output buffer.
    */
   copyBytes?: (src: Uint8Array) => Uint8Array;
+  /** Node: `n` JS-owned bytes without the zero fill (the caller overwrites what it uses). */
+  allocBytes?: (n: number) => Uint8Array;
 }
 
 /** @internal */
@@ -104,6 +106,11 @@ export const platform: Platform = {};
 /** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. @internal */
 export function ownedCopy(src: Uint8Array): Uint8Array {
   return platform.copyBytes ? platform.copyBytes(src) : src.slice();
+}
+
+/** `n` JS-owned bytes in their own ArrayBuffer, contents unspecified (Node) or zero. @internal */
+export function ownedBytes(n: number): Uint8Array {
+  return platform.allocBytes ? platform.allocBytes(n) : new Uint8Array(n);
 }
 
 /** Each format's glue (what wasm-bindgen generates, patched into a factory by build-wasm.mjs). @internal */
