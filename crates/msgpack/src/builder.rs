@@ -510,20 +510,16 @@ impl Builder {
         Ok(())
     }
 
-    /// Finish a struct value that set `present` distinct fields: null-fill the others.
-    pub fn end_struct(&mut self, present: usize) {
-        let row = self.len;
-        match &mut self.data {
-            Data::Struct(s) if present < s.children.len() => {
-                for c in &mut s.children {
-                    if c.len == row {
-                        c.push_null();
-                    }
-                }
-            }
-            _ => {}
+    /// A field of a records column about to take its value for row `row`: the rows it
+    /// missed since its last value become nulls now (a record that lacks a key costs
+    /// nothing until that key comes back, or the column ends). False when it already
+    /// has a value for `row` (a repeated key).
+    #[inline]
+    pub fn catch_up(&mut self, row: usize) -> bool {
+        if self.len < row {
+            self.push_nulls(row - self.len);
         }
-        self.valid();
+        self.len == row
     }
 
     // ---- finish ----
@@ -591,7 +587,7 @@ impl Builder {
                 }
             }
             Data::Struct(s) => {
-                let (fields, children) = s.finish();
+                let (fields, children) = s.finish(len);
                 Column {
                     dtype: DataType::Struct(fields),
                     len,
@@ -634,8 +630,17 @@ impl Builder {
 }
 
 impl StructData {
-    pub fn finish(self) -> (Vec<Field>, Vec<Column>) {
-        let children: Vec<Column> = self.children.into_iter().map(Builder::finish).collect();
+    /// The fields and columns of `rows` records (fields missing from the last records
+    /// are null there).
+    pub fn finish(self, rows: usize) -> (Vec<Field>, Vec<Column>) {
+        let children: Vec<Column> = self
+            .children
+            .into_iter()
+            .map(|mut c| {
+                c.catch_up(rows);
+                c.finish()
+            })
+            .collect();
         let fields = self
             .names
             .into_iter()

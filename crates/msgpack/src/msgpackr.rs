@@ -165,7 +165,7 @@ impl Parser<'_> {
         for i in 0..n {
             let f = s.structures[at].1[i];
             let child = &mut s.children[f];
-            if child.len != row {
+            if !child.catch_up(row) {
                 return Err(err(
                     self.at(start),
                     ErrorCode::Invalid,

@@ -55,7 +55,7 @@ impl<'a> Parser<'a> {
                 None => self.key_miss(s, i, row, rows, start)?,
             };
             let child = &mut s.children[f];
-            if child.len != row {
+            if !child.catch_up(row) {
                 return Err(self.duplicate_key(&s.names[f], kstart, start));
             }
             self.field_value(child, depth)?;
@@ -87,15 +87,14 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// End a record that set `present` fields: the others are null. Those nulls come from
-    /// no input byte, so they are counted against the budget of such cells.
+    /// End a record that set `present` fields: the others are null (written when their
+    /// field next takes a value, see `Builder::catch_up`). Those nulls come from no input
+    /// byte, so they are counted against the budget of such cells.
     #[inline(always)]
     pub(crate) fn end_record(&mut self, b: &mut Builder, present: usize, start: usize) -> Result {
         if let Data::Struct(s) = &b.data {
             if s.children.len() > present {
                 self.fill(s.serial, s.children.len() - present, start)?;
-                b.end_struct(present);
-                return Ok(());
             }
         }
         b.valid_n(1);

@@ -238,6 +238,8 @@ impl Parser<'_> {
             }
         }
         for child in &mut s.children[..n] {
+            // Rows before were shorter: catch up (a position is never set twice).
+            child.catch_up(row);
             self.field_value(child, depth)?;
         }
         self.end_record(root, n, start)
@@ -252,7 +254,7 @@ fn finish(root: Builder, opts: &Options, single: bool) -> Batch {
     let num_rows = root.len;
     match root.data {
         Data::Struct(s) => {
-            let (fields, columns) = s.finish();
+            let (fields, columns) = s.finish(num_rows);
             let batch = Batch {
                 fields,
                 columns,

@@ -241,3 +241,84 @@ fn sparse_records_become_a_map_column() {
         panic!()
     };
 }
+
+/// Records that lack some keys: every value in its own row, null where its key is
+/// missing (also after a field's last value, and inside nested records), every column
+/// as long as the table; a key repeated within one map is still an error. Checked
+/// against the rmpv values the input was written from.
+#[test]
+fn missing_keys_are_nulls_in_their_rows() {
+    let n = 40usize;
+    // Key k is present in row i when (i * (k + 2)) % 7 < 3; "late" only in rows 20..23;
+    // "in" is a nested map whose "x" is present in even rows only.
+    let present = |i: usize, k: usize| (i * (k + 2)) % 7 < 3;
+    let rows = V::Array(
+        (0..n)
+            .map(|i| {
+                let mut kv: Vec<(V, V)> = (0..4)
+                    .filter(|&k| present(i, k))
+                    .map(|k| (V::from(format!("f{k}")), V::from((i * 10 + k) as i64)))
+                    .collect();
+                if (20..23).contains(&i) {
+                    kv.push((V::from("late"), V::from(i as i64)));
+                }
+                let inner = if i % 2 == 0 {
+                    vec![
+                        (V::from("x"), V::from(i as i64)),
+                        (V::from("y"), V::from(1)),
+                    ]
+                } else {
+                    vec![(V::from("y"), V::from(2))]
+                };
+                kv.push((V::from("in"), V::Map(inner)));
+                V::Map(kv)
+            })
+            .collect(),
+    );
+    let b = dec(&enc(&rows));
+    assert_eq!(b.num_rows, n);
+    for (f, c) in b.fields.iter().zip(&b.columns) {
+        assert_eq!(c.len, n, "column {}", f.name);
+    }
+    let col = |name: &str| &b.columns[b.fields.iter().position(|f| f.name == name).unwrap()];
+    for k in 0..4 {
+        let c = col(&format!("f{k}"));
+        let (v, ok) = (i32s(c), valid(c));
+        for i in 0..n {
+            assert_eq!(ok[i], present(i, k), "f{k} row {i}");
+            if ok[i] {
+                assert_eq!(v[i], (i * 10 + k) as i32, "f{k} row {i}");
+            }
+        }
+    }
+    let late = col("late");
+    let (v, ok) = (i32s(late), valid(late));
+    for i in 0..n {
+        assert_eq!(ok[i], (20..23).contains(&i), "late row {i}");
+        if ok[i] {
+            assert_eq!(v[i], i as i32);
+        }
+    }
+    let inner = col("in");
+    let DataType::Struct(fs) = &inner.dtype else {
+        panic!("{:?}", inner.dtype)
+    };
+    let x = &inner.children[fs.iter().position(|f| f.name == "x").unwrap()];
+    assert_eq!(x.len, n);
+    let (v, ok) = (i32s(x), valid(x));
+    for i in 0..n {
+        assert_eq!(ok[i], i % 2 == 0, "in.x row {i}");
+        if ok[i] {
+            assert_eq!(v[i], i as i32);
+        }
+    }
+    // A key repeated in one map, after rows that lacked it.
+    let dup = V::Array(vec![
+        V::Map(vec![(V::from("a"), V::from(1))]),
+        V::Map(vec![(V::from("b"), V::from(2))]),
+        V::Map(vec![(V::from("a"), V::from(3)), (V::from("a"), V::from(4))]),
+    ]);
+    let (code, _, msg) = dec_err(&enc(&dup));
+    assert_eq!(code, ErrorCode::Invalid);
+    assert!(msg.contains("repeats a key"), "{msg}");
+}

@@ -20,6 +20,14 @@ function jsCorpora(): [string, Uint8Array][] {
   const small = () => Math.floor(r() * 160) - 32;
   const fixintsWithBreaks = Array.from({ length: 4000 }, (_, i) => (i % 97 === 0 ? int() : i % 41 === 0 ? 300 : small()));
   const records = Array.from({ length: 1500 }, (_, i) => ({ a: i, b: r() * 100, c: `s${i % 13}`, d: i % 2 === 0, e: i % 7 === 0 ? null : int() }));
+  // Keys that come and go: f0-f3 each in some rows, `late` only in rows 700-709 (null
+  // after its last value to the end of the table).
+  const sparse = Array.from({ length: 1200 }, (_, i) => {
+    const o: Record<string, unknown> = {};
+    for (let k = 0; k < 4; k++) if ((i * (k + 2)) % 7 < 3) o[`f${k}`] = i * 10 + k;
+    if (i >= 700 && i < 710) o.late = `l${i}`;
+    return o;
+  });
   const packr = new Packr({ useRecords: false });
   const floats32 = new Packr({ useRecords: false, useFloat32: 1 });
   return [
@@ -29,6 +37,7 @@ function jsCorpora(): [string, Uint8Array][] {
     ['@msgpack/msgpack bigints', encode([0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 53n + 1n], { useBigInt64: true })],
     ['msgpackr ints', packr.pack(Array.from({ length: 4000 }, () => (r() < 0.5 ? small() : int())))],
     ['msgpackr records', packr.pack(records)],
+    ['@msgpack/msgpack records with missing keys', encode(sparse)],
     ['msgpackr float32', floats32.pack(Array.from({ length: 2000 }, () => Math.fround(r() * 1000 + 0.5)))],
     ['msgpackr strings', packr.pack(Array.from({ length: 2000 }, (_, i) => 'é'.repeat(i % 40) + String(i)))],
     ['every int encoding in random order, nil among them (Int32)', everyIntEncoding(r, 5000, false)],
