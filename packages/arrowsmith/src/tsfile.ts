@@ -90,6 +90,9 @@ const HOLD_BYTES = 64 * 1024 * 1024;
 /** Output bytes a default batch holds, about (as HDF5's batches). */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
+/** Wasm memory a whole read in pieces grows into, about (one piece's output and working bytes). @internal */
+export const TSFILE_PIECE_MEMORY = BATCH_BYTES;
+
 /** The decoder's memory limit of a read when none is set (crates/tsfile `DEFAULT_MAX_READ_BYTES`). */
 const DEFAULT_MAX_READ_BYTES = 2 ** 30;
 

@@ -10,7 +10,7 @@
  */
 import { openHdf5 } from './hdf5.js';
 import { decodeMsgpack } from './msgpack.js';
-import { openTsFile } from './tsfile.js';
+import { openTsFile, TSFILE_PIECE_MEMORY } from './tsfile.js';
 import type { Format } from './wasm.js';
 import { instanceAsync } from './wasm.js';
 
@@ -28,6 +28,8 @@ interface Warmer {
   input(): Promise<Uint8Array>;
   /** One warm-up read of it, the way a first real read goes. */
   read(input: Uint8Array): unknown;
+  /** After the reads: the wasm memory a first real read grows into, grown and touched now. */
+  prefault?(): Promise<void>;
 }
 
 const WARM: Record<Format, Warmer> = {
@@ -47,6 +49,19 @@ const WARM: Record<Format, Warmer> = {
         await f.read();
       } finally {
         f.close();
+      }
+    },
+    // A whole read holds one piece of output in wasm memory at a time (tsfile.ts): the
+    // module's memory grows by that much now and its pages are written (a supplied buffer
+    // of zeros, then freed to the allocator), so the first read reuses them instead of
+    // faulting fresh pages in.
+    prefault: async () => {
+      const w = await instanceAsync('tsfile');
+      const r = new w.glue.TsFileReader(TSFILE_PIECE_MEMORY);
+      try {
+        r.supply(0, new Uint8Array(TSFILE_PIECE_MEMORY));
+      } finally {
+        r.free();
       }
     },
   },
@@ -100,6 +115,11 @@ export async function warmUp(formats: readonly Format[]): Promise<number> {
         await new Promise<void>((r) => idle(r));
         await read(input);
         reads++;
+      }
+      const { prefault } = WARM[f];
+      if (prefault) {
+        await new Promise<void>((r) => idle(r));
+        await prefault();
       }
     } catch {
       // A warm-up is only an optimisation: the real read reports any problem.

@@ -55,6 +55,17 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
     expect(got).toBe(36);
   });
 
+  it('grows the TsFile module memory to what a whole read in pieces takes (its pages touched in idle time)', () => {
+    const got = run(`const keep = setTimeout(() => {}, 60000);
+      const before = (await a.init({ formats: ['tsfile'] }), a.memory().tsfile);
+      const { warmed } = await a.init({ formats: ['tsfile'], warm: true });
+      await warmed;
+      clearTimeout(keep);
+      console.log(JSON.stringify({ before, after: a.memory().tsfile }))`) as { before: number; after: number };
+    expect(got.before).toBeLessThan(8 * 2 ** 20);
+    expect(got.after).toBeGreaterThanOrEqual(16 * 2 ** 20);
+  });
+
   it('the built-in TsFile input holds what scripts/fixtures/tsfile/gen_warm.py writes', () => {
     // Values from the generator's formulas (the PyPI writer wrote them), row by row.
     const got = run(`const { builtInInput } = await import(${warmJs});
