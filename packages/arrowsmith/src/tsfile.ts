@@ -440,7 +440,8 @@ export class TsFile extends FileReaderBase {
    */
   async *#windowJobs(devices: string[], q: TsFileBatchQuery, rows: number, limited: TsFileQuery & { mods?: Uint8Array }): AsyncGenerator<Job> {
     const { ref } = this.pooled!;
-    const fetchHere = ref.kind === 'blob' || ref.kind === 'url';
+    // (A Blob workers cannot be sent, Node's file-backed ones, is read here all the same.)
+    const fetchHere = ref.kind === 'blob' || ref.kind === 'url' || this.reader.origin?.kind === 'blob';
     for (const d of devices) {
       const windows = await this.#windows(d, q, rows);
       if (!fetchHere) {

@@ -134,15 +134,17 @@ describe('TsFile batches() on a pool', () => {
     // (The waiting workers' other requests, already posted, arrive first: until none came for 10 turns.)
     for (let seen = -1, still = 0; still < 10; still = seen === asked ? still + 1 : 0, seen = asked) await tick();
     ac.abort(new Error('stop'));
-    await expect(next).rejects.toThrow('stop');
+    // (A window decoded before the abort may still come; then the stream ends with the reason.)
+    await expect(
+      (async () => {
+        for (let r = await next; !r.done; r = await it.next());
+      })(),
+    ).rejects.toThrow('stop');
     // The workers that waited were terminated: their places hold fresh workers (no TsFile
-    // module yet); the bytes released now reach no one and no read follows.
+    // module yet), none busy; the bytes released now reach no one.
     expect(pool.stats().wasm.filter((w) => w.tsfile === undefined).length).toBeGreaterThan(0);
-    const at = asked;
+    expect([pool.stats().running, pool.stats().queued]).toEqual([0, 0]);
     for (const release of held.splice(0)) release();
-    for (let i = 0; i < 5; i++) await tick();
-    expect(asked).toBe(at);
-    expect(pool.stats().queued).toBe(0);
     // The pool and the file read on.
     gate = false;
     expect((await collect(f.batches(q))).reduce((n, b) => n + b.numRows, 0)).toBe(all);
