@@ -61,11 +61,6 @@ platform.allocBytes = (n) => {
   const b = Buffer.allocUnsafeSlow(n);
   return new Uint8Array(b.buffer, b.byteOffset, n);
 };
-platform.copyBytes = (src) => {
-  const b = platform.allocBytes!(src.length);
-  b.set(src);
-  return b;
-};
 useNodeFiles();
 
 export * from './index.js';

@@ -98,8 +98,8 @@ export function settleMs(readsMs: number): number {
 
 /** Waits `ms` of idle time: in idle callbacks in browsers, an unref'd timer elsewhere. */
 async function idleFor(ms: number): Promise<void> {
-  const end = performance.now() + ms;
   if (!g.requestIdleCallback) return new Promise<void>((r) => (setTimeout(r, ms) as { unref?: () => void }).unref?.());
+  const end = performance.now() + ms;
   while (performance.now() < end) await new Promise<void>((r) => idle(r));
 }
 

@@ -92,11 +92,9 @@ export interface Platform {
   /** Logical cores (Node; browsers have navigator.hardwareConcurrency). */
   cores?: () => number;
   /**
-   * Node: a JS-owned copy without the zero fill every JS allocation does first (the copy
-   * overwrites every byte at once), saving a pass over each output buffer.
+   * Node: `n` JS-owned bytes without the zero fill every JS allocation does first (the caller
+   * overwrites what it uses), saving a pass over each output buffer copied out of wasm.
    */
-  copyBytes?: (src: Uint8Array) => Uint8Array;
-  /** Node: `n` JS-owned bytes without the zero fill (the caller overwrites what it uses). */
   allocBytes?: (n: number) => Uint8Array;
 }
 
@@ -105,7 +103,10 @@ export const platform: Platform = {};
 
 /** A JS-owned copy of bytes in wasm memory, in its own 8-byte aligned ArrayBuffer. @internal */
 export function ownedCopy(src: Uint8Array): Uint8Array {
-  return platform.copyBytes ? platform.copyBytes(src) : src.slice();
+  if (!platform.allocBytes) return src.slice();
+  const b = platform.allocBytes(src.length);
+  b.set(src);
+  return b;
 }
 
 /** `n` JS-owned bytes in their own ArrayBuffer, contents unspecified (Node) or zero. @internal */
