@@ -93,6 +93,9 @@ const BATCH_BYTES = 16 * 1024 * 1024;
 /** Wasm memory a whole read in pieces grows into, about (one piece's output and working bytes). @internal */
 export const TSFILE_PIECE_MEMORY = BATCH_BYTES;
 
+/** JS output memory the warm start writes for the first reads' columns (arrow.ts `reserveOutput`). @internal */
+export const TSFILE_OUTPUT_RESERVE = 32 * 1024 * 1024;
+
 /** The decoder's memory limit of a read when none is set (crates/tsfile `DEFAULT_MAX_READ_BYTES`). */
 const DEFAULT_MAX_READ_BYTES = 2 ** 30;
 

@@ -5,6 +5,7 @@ import { RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
 import { TsFile } from '../src/tsfile.js';
+import { reserveLeft, reserveOutput } from '../src/arrow.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, fixturePairs } from './fixtures.js';
@@ -266,4 +267,32 @@ describe('TsFile (wasm, Node)', () => {
       }
     }, 60_000);
   }
+
+  it('whole read in pieces into the output reserve (the warm start writes it): every value as the official reader\'s, the columns in the reserve until it runs out', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
+    const q = { table: json.table, timeUnit: json.time_unit };
+    const buffers = (t: Table) => t.batches.flatMap((b) => b.data.children.flatMap((c) => [c.values, c.valueOffsets, c.nullBitmap].filter((x) => x?.byteLength))) as ArrayBufferView[];
+    TsFile.pieceRows = 50;
+    try {
+      reserveOutput(1 << 20);
+      const t = await (await openTsFile(data)).read(q);
+      expect(tableMismatches(t, json)).toEqual([]);
+      const inReserve = new Set(buffers(t).map((b) => b.buffer));
+      expect(inReserve.size).toBe(1);
+      expect([...inReserve][0]!.byteLength).toBe(1 << 20);
+      const used = (1 << 20) - reserveLeft();
+      expect(used).toBeGreaterThan(0);
+      // A reserve too small for the read: the columns that fit go there, the rest get memory of their own.
+      reserveOutput(used / 2);
+      const u = await (await openTsFile(data)).read(q);
+      expect(tableMismatches(u, json)).toEqual([]);
+      const owners = buffers(u).map((b) => b.buffer.byteLength);
+      expect(owners).toContain(used / 2);
+      expect(owners.some((n) => n !== used / 2)).toBe(true);
+    } finally {
+      TsFile.pieceRows = undefined;
+      reserveOutput(0);
+    }
+    expect(reserveLeft()).toBe(0);
+  }, 60_000);
 });
