@@ -578,3 +578,85 @@ fn the_int_lane_stops_at_a_msgpackr_record() {
     let (code, off, msg) = dec_err(&v);
     assert_eq!((code, off), (ErrorCode::TypeMismatch, at), "{msg}");
 }
+
+/// Each int encoding at the edges of its payload (sign bits, the uint32 that no longer
+/// fits Int32), followed by 0 to 9 one-byte values: the int lane's 4-byte window near the
+/// end of the input, a tag change after every width, nil first and last.
+#[test]
+fn every_int_width_at_its_edges_near_the_end_of_the_input() {
+    let edges = [
+        Enc::PFix(127),
+        Enc::NFix(-32),
+        Enc::U8(255),
+        Enc::U8(0),
+        Enc::U16(65535),
+        Enc::U16(0x8000),
+        Enc::U32(0x7fff_ffff),
+        Enc::U32(0x8000_0000),
+        Enc::U32(u32::MAX),
+        Enc::I8(-128),
+        Enc::I8(127),
+        Enc::I16(-32768),
+        Enc::I16(-1),
+        Enc::I32(i32::MIN),
+        Enc::I32(-1),
+        Enc::U64(u64::MAX),
+        Enc::U64(7),
+        Enc::I64(i64::MIN),
+        Enc::I64(-2),
+    ];
+    for e in edges {
+        for tail in 0..10 {
+            for nil_first in [false, true] {
+                let mut vals = vec![if nil_first { Enc::Nil } else { Enc::U16(300) }];
+                vals.extend([Enc::U16(1), Enc::I32(-5), e]);
+                vals.extend((0..tail).map(|i| if i % 2 == 0 { Enc::Nil } else { Enc::PFix(9) }));
+                // u64::MAX and a negative cannot share a column.
+                if matches!(e, Enc::U64(u64::MAX)) {
+                    vals[2] = Enc::U16(5);
+                }
+                check_ints(&vals, 2);
+            }
+        }
+    }
+}
+
+/// The input ending inside an int's payload, at each width and each missing byte count,
+/// after a run the lane has taken: a truncation error at the int's first byte.
+#[test]
+fn an_int_cut_short_at_the_end_is_truncated_at_its_offset() {
+    for last in [
+        Enc::U8(200),
+        Enc::U16(40_000),
+        Enc::U32(70_000),
+        Enc::U64(1 << 40),
+        Enc::I8(-100),
+        Enc::I16(-1000),
+        Enc::I32(-70_000),
+        Enc::I64(-(1 << 40)),
+    ] {
+        for run in [0usize, 1, 5, 70] {
+            let mut vals: Vec<Enc> = (0..run)
+                .map(|i| {
+                    if i % 3 == 0 {
+                        Enc::Nil
+                    } else {
+                        Enc::U16(i as u16 + 1000)
+                    }
+                })
+                .collect();
+            vals.push(last);
+            let whole = encode_ints(&vals);
+            let at = whole.len() - encode_ints(&[last]).len() + 1;
+            let payload = whole.len() - at - 1;
+            for cut in 1..=payload {
+                let (code, off, msg) = dec_err(&whole[..whole.len() - cut]);
+                assert_eq!(
+                    (code, off),
+                    (ErrorCode::Truncated, at as u64),
+                    "{last:?} after {run}, {cut} bytes cut: {msg}"
+                );
+            }
+        }
+    }
+}
