@@ -47,10 +47,32 @@ fn gather<const W: usize>(src: &[u8], dst: &mut [u8]) {
 }
 
 #[inline]
+#[allow(unsafe_code)] // set_len over the spare slots the loop wrote
 pub fn gather_run8<T: bytemuck::Pod>(src: &[u8], tag: u8, dst: &mut Vec<T>) -> usize {
+    let recs = src.len() / 9;
+    dst.reserve(recs);
     let at = dst.len();
-    dst.extend(src.chunks_exact(9).take_while(|r| r[0] == tag).map(|r| {
-        bytemuck::cast::<u64, T>(u64::from_be_bytes(r[1..9].try_into().unwrap_or([0; 8])))
-    }));
-    dst.len() - at
+    // Wasm has no byte swap instruction: LLVM expands `swap_bytes` to 8 shifts, 6 masks
+    // and 7 ors. Three mask-and-shift steps do it in 11 operations; the masks come through
+    // `black_box` so that LLVM does not recognise the idiom and expand it again.
+    let m8 = std::hint::black_box(0x00ff_00ff_00ff_00ffu64);
+    let m16 = std::hint::black_box(0x0000_ffff_0000_ffffu64);
+    let mut n = 0;
+    // Writes go to spare capacity (no capacity check or length store per value).
+    for (r, o) in src
+        .chunks_exact(9)
+        .zip(&mut dst.spare_capacity_mut()[..recs])
+    {
+        if r[0] != tag {
+            break;
+        }
+        let x = u64::from_le_bytes(r[1..9].try_into().unwrap_or([0; 8]));
+        let x = ((x >> 8) & m8) | ((x & m8) << 8);
+        let x = ((x >> 16) & m16) | ((x & m16) << 16);
+        o.write(bytemuck::cast::<u64, T>(x.rotate_left(32)));
+        n += 1;
+    }
+    // SAFETY: the first `n` spare slots were written above.
+    unsafe { dst.set_len(at + n) };
+    n
 }
