@@ -186,6 +186,13 @@ function outputBytes(n: number): Uint8Array {
   return out;
 }
 
+/** Copies a buffer out of wasm memory into output memory (the reserve while it lasts). @internal */
+export const outputCopy: Copier = (_, src) => {
+  const own = outputBytes(src.length);
+  own.set(src);
+  return own;
+};
+
 /**
  * Where the buffers of a read made in pieces go when copied out of wasm memory: one JS
  * buffer per buffer slot (a column's values, its validity, ...) for the whole read, sized
@@ -216,11 +223,7 @@ export class Slabs {
     return (i, src) => {
       const slab = this.#slabs?.[i];
       const at = this.#used[i] ?? 0;
-      if (!slab || at + src.length > slab.length) {
-        const own = outputBytes(src.length);
-        own.set(src);
-        return own;
-      }
+      if (!slab || at + src.length > slab.length) return outputCopy(i, src);
       const dst = slab.subarray(at, at + src.length);
       dst.set(src);
       this.#used[i] = (at + src.length + 7) & ~7;

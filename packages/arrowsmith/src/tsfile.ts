@@ -1,7 +1,7 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
-import { piecesTable, Slabs, toRecordBatch } from './arrow.js';
+import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
@@ -353,11 +353,15 @@ export class TsFile extends FileReaderBase {
 
   /** One piece of a read in pieces, its buffers copied out into the read's slabs. */
   #readPiece(q: TsFileQuery, slabs: Slabs): Promise<RecordBatch> {
+    return this.#readCopied(q, (h) => slabs.copier(h.numRows(), Array.from(h.buffers().filter((_, i) => i % 2 === 1))));
+  }
+
+  /** A read's batch, its buffers copied out of wasm memory by the copier made for it. */
+  #readCopied(q: TsFileQuery, copier: (h: WasmBatchHandle) => Copier): Promise<RecordBatch> {
     return this.op(async () => {
       const h = await this.readHandle(q);
       try {
-        const lens = Array.from(h.buffers().filter((_, i) => i % 2 === 1));
-        return toRecordBatch(this.wasm, h, slabs.copier(h.numRows(), lens));
+        return toRecordBatch(this.wasm, h, copier(h));
       } finally {
         h.free();
       }
@@ -527,7 +531,7 @@ export class TsFile extends FileReaderBase {
 
   /** @internal */
   private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
-    return this.op(async () => this.batch(await this.readHandle(q)));
+    return this.#readCopied(q, () => outputCopy);
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */

@@ -268,7 +268,7 @@ describe('TsFile (wasm, Node)', () => {
     }, 60_000);
   }
 
-  it('whole read in pieces into the output reserve (the warm start writes it): every value as the official reader\'s, the columns in the reserve until it runs out', async () => {
+  it('reads into the output reserve (the warm start writes it), in pieces or not: every value as the official reader\'s, the columns in the reserve until it runs out', async () => {
     const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
     const q = { table: json.table, timeUnit: json.time_unit };
     const buffers = (t: Table) => t.batches.flatMap((b) => b.data.children.flatMap((c) => [c.values, c.valueOffsets, c.nullBitmap].filter((x) => x?.byteLength))) as ArrayBufferView[];
@@ -282,7 +282,17 @@ describe('TsFile (wasm, Node)', () => {
       expect([...inReserve][0]!.byteLength).toBe(1 << 20);
       const used = (1 << 20) - reserveLeft();
       expect(used).toBeGreaterThan(0);
+      // A read of one device (not in pieces) goes there too, after the first read's columns.
+      const [id1, id2] = json.devices[3].tags as string[];
+      const d = await (await openTsFile(data)).read({ ...q, tags: { [json.tags[0]]: id1!, [json.tags[1]]: id2! } });
+      expect(d.numRows).toBe(json.devices[3].rows);
+      const text = (r: unknown) => JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? String(v) : v));
+      expect(d.toArray().map(text)).toEqual(t.toArray().filter((r) => r[json.tags[0]] === id1 && r[json.tags[1]] === id2).map(text));
+      expect(new Set(buffers(d).map((b) => b.buffer))).toEqual(inReserve);
+      expect(Math.min(...buffers(d).map((b) => b.byteOffset))).toBeGreaterThanOrEqual(used);
       // A reserve too small for the read: the columns that fit go there, the rest get memory of their own.
+      const usedBoth = (1 << 20) - reserveLeft();
+      expect(usedBoth).toBeGreaterThan(used);
       reserveOutput(used / 2);
       const u = await (await openTsFile(data)).read(q);
       expect(tableMismatches(u, json)).toEqual([]);
