@@ -18,11 +18,19 @@ import { instanceAsync } from './wasm.js';
 /** Reads of each built-in input: enough for V8 to tier up the hot loops (bench/results/cold.md). */
 const READS = 12;
 
-type Idle = (f: () => void) => void;
-const g = globalThis as { requestIdleCallback?: (f: () => void, o?: { timeout: number }) => void };
+/** Runs `f` in idle time, with the ms left of that idle period (0: one step only). */
+type Idle = (f: (left: () => number) => void) => void;
+const g = globalThis as { requestIdleCallback?: (f: (d: { timeRemaining(): number }) => void, o?: { timeout: number }) => void };
 const idle: Idle = g.requestIdleCallback
-  ? (f) => g.requestIdleCallback!(f, { timeout: 2000 })
-  : (f) => (setTimeout(f, 0) as { unref?: () => void }).unref?.();
+  ? (f) => g.requestIdleCallback!((d) => f(() => d.timeRemaining()), { timeout: 2000 })
+  : (f) => (setTimeout(() => f(() => 0), 0) as { unref?: () => void }).unref?.();
+
+/**
+ * Idle ms a warm-up read needs left to start in the same idle period (browsers: a period
+ * lasts up to 50 ms and the next may come a frame or more later, so one read per period
+ * made 40 reads take seconds).
+ */
+const READ_SLOT_MS = 8;
 
 interface Warmer {
   /** The built-in input, out of the format's module (once per warm-up). */
@@ -96,20 +104,26 @@ export function builtInInput(format: Format): Promise<Uint8Array> {
 /**
  * Idle time after the reads before `warmed` resolves: the optimized code they set off is
  * compiled on the engine's background threads and lands after the last read. Waiting as long
- * again as the reads took (at most 1 s) lets it land first on this project's 2-core machine
- * (bench/results/cold.md: HDF5 read 1 after a warm start, 34.6 → 16.5 ms wall with 100 ms of
- * idle; the reads took ~90 ms).
+ * again as the reads took (at least `floorMs`, at most 1 s) lets it land first on this
+ * project's 2-core machine (bench/results/cold.md: HDF5 read 1 after a warm start, 34.6 →
+ * 16.5 ms wall with 100 ms of idle; the reads took ~90 ms).
  * @internal
  */
-export function settleMs(readsMs: number): number {
-  return Math.min(Math.max(readsMs, 0), 1000);
+export function settleMs(readsMs: number, floorMs = 0): number {
+  return Math.min(Math.max(readsMs, floorMs), 1000);
 }
+
+/**
+ * The least settling time where reads share idle periods (browsers): there they take less
+ * time than the compiles they set off (the TsFile reads: ~290 ms of optimizing compiles).
+ */
+const PACKED_SETTLE_MS = 300;
 
 /** Waits `ms` of idle time: in idle callbacks in browsers, an unref'd timer elsewhere. */
 async function idleFor(ms: number): Promise<void> {
   if (!g.requestIdleCallback) return new Promise<void>((r) => (setTimeout(r, ms) as { unref?: () => void }).unref?.());
   const end = performance.now() + ms;
-  while (performance.now() < end) await new Promise<void>((r) => idle(r));
+  while (performance.now() < end) await new Promise<void>((r) => idle(() => r()));
 }
 
 /** Warm up each format in turn; resolves with the reads made (never rejects). */
@@ -120,20 +134,22 @@ export async function warmUp(formats: readonly Format[]): Promise<number> {
     try {
       const { input: get, read, reads: n = READS } = WARM[f];
       const input = await get();
-      for (let i = 0; i < n; i++) {
-        await new Promise<void>((r) => idle(r));
-        await read(input);
-        reads++;
+      for (let i = 0; i < n; ) {
+        const left = await new Promise<() => number>((r) => idle(r));
+        do {
+          await read(input);
+          reads++;
+        } while (++i < n && left() > READ_SLOT_MS);
       }
       const { prefault } = WARM[f];
       if (prefault) {
-        await new Promise<void>((r) => idle(r));
+        await new Promise<void>((r) => idle(() => r()));
         await prefault();
       }
     } catch {
       // A warm-up is only an optimisation: the real read reports any problem.
     }
   }
-  if (reads > 0) await idleFor(settleMs(performance.now() - start));
+  if (reads > 0) await idleFor(settleMs(performance.now() - start, g.requestIdleCallback ? PACKED_SETTLE_MS : 0));
   return reads;
 }

@@ -41,9 +41,30 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
     expect(got.reads).toBe(format === 'tsfile' ? 40 : 12);
   });
 
-  it('waits as long again as the reads took (at most 1 s) before `warmed` resolves', async () => {
-    const { settleMs } = (await import(JSON.parse(warmJs))) as { settleMs: (ms: number) => number };
+  it('waits as long again as the reads took (at most 1 s; at least 300 ms where reads share idle periods) before `warmed` resolves', async () => {
+    const { settleMs } = (await import(JSON.parse(warmJs))) as { settleMs: (ms: number, floor?: number) => number };
     expect([settleMs(0), settleMs(90), settleMs(999), settleMs(5000), settleMs(-3)]).toEqual([0, 90, 999, 1000, 0]);
+    expect([settleMs(0, 300), settleMs(90, 300), settleMs(999, 300), settleMs(5000, 300)]).toEqual([300, 300, 999, 1000]);
+  });
+
+  it('makes several reads in one idle period while it has time left (browsers), one per period when it has not', () => {
+    // A stand-in for requestIdleCallback: periods of `ms` ms, each a task of its own;
+    // \`periods\` counts those whose time left was asked (after a read, to make another).
+    const periods = (ms: number) => {
+      const code = `const asked = new Set(); let n = 0;
+        globalThis.requestIdleCallback = (f) => setTimeout(() => { const id = n++; const end = performance.now() + ${ms}; f({ timeRemaining: () => (asked.add(id), Math.max(0, end - performance.now())) }); }, 0);
+        const a = await import(${JSON.stringify(dist)});
+        const keep = setTimeout(() => {}, 60000);
+        const { warmed } = await a.init({ formats: ['msgpack'], warm: true });
+        const reads = await warmed;
+        clearTimeout(keep);
+        console.log(JSON.stringify({ reads, periods: asked.size }))`;
+      return JSON.parse(execFileSync('node', ['--input-type=module', '-e', code], { env: cleanEnv({}) }).toString()) as { reads: number; periods: number };
+    };
+    const long = periods(10_000);
+    expect(long).toEqual({ reads: 12, periods: 1 });
+    // No time left: one read per period (the last read asks nothing).
+    expect(periods(0)).toEqual({ reads: 12, periods: 11 });
   });
 
   it('warms every format asked for', () => {
