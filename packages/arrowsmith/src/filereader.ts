@@ -52,6 +52,46 @@ function copyMisaligned(src: Uint8Array, dst: Uint8Array): void {
   }
 }
 
+/**
+ * Copy `src` to wasm memory at `ptr` (a fresh view each time: a read may have grown the
+ * memory since the last copy); out of shared memory at another alignment, staged.
+ */
+function toWasm(memory: WebAssembly.Memory, src: Uint8Array, ptr: number, shared: boolean): void {
+  const dst = new Uint8Array(memory.buffer, ptr, src.length);
+  if (shared && src.length >= 64 && ((src.byteOffset - ptr) & 7) !== 0) copyMisaligned(src, dst);
+  else dst.set(src);
+}
+
+/**
+ * Bytes past a range a read may fetch with it (crates/core's HostSource asks for 128 more
+ * than a page body, or 128 for a header field): shared ranges carry them (`fetchShared`).
+ */
+const GIVEN_TAIL = 4096;
+
+/**
+ * SharedArrayBuffers a sequence of `fetchShared` calls reuses once the jobs that read them
+ * are done: fresh memory costs a page fault per 4 KiB on first touch, and V8 counts shared
+ * memory towards no collection, so dropped buffers would stay until each worker's next GC.
+ * @internal
+ */
+export class SharedBuffers {
+  #free: SharedArrayBuffer[] = [];
+  /** At most this many are kept for reuse. */
+  constructor(readonly keep = 4) {}
+  /** A view of `n` bytes over a buffer given back, when one is large enough. */
+  take(n: number): Uint8Array | undefined {
+    const i = this.#free.findIndex((b) => b.byteLength >= n);
+    return i < 0 ? undefined : new Uint8Array(this.#free.splice(i, 1)[0]!, 0, n);
+  }
+  /** The buffer of `bytes` is no longer read by anyone. */
+  give(bytes: Uint8Array): void {
+    if (isShared(bytes.buffer) && this.#free.length < this.keep) this.#free.push(bytes.buffer);
+  }
+}
+
+/** Bytes each read of `fetchShared` fills at most (several go at once). */
+const FILL_PART = 4 * 1024 * 1024;
+
 /** Ranges closer than this are fetched as one request. */
 const COALESCE_GAP = 4 * 1024;
 /** Requests in flight at once. */
@@ -269,11 +309,7 @@ export class FileReaderBase {
     return (this.#host ??= {
       readInto: (offset, ptr, len) => {
         if (offset + len > bytes.length) throw new RangeError(`bytes ${offset}+${len} are past the end of the file`);
-        // A fresh view each time: the read may have grown wasm memory since the last call.
-        const dst = new Uint8Array(memory.buffer, ptr, len);
-        const src = bytes.subarray(offset, offset + len);
-        if (shared && len >= 64 && ((src.byteOffset - ptr) & 7) !== 0) copyMisaligned(src, dst);
-        else dst.set(src);
+        toWasm(memory, bytes.subarray(offset, offset + len), ptr, shared);
       },
     });
   }
@@ -377,21 +413,75 @@ export class FileReaderBase {
   }
 
   /**
-   * Supply ranges fetched elsewhere (flat [start, end, ...], their bytes one after another:
-   * a pool job's bytes, fetched by the main thread); dropped at the next release, as
-   * prefetched ones are.
+   * A byte host over ranges fetched elsewhere (flat [start, end, ...], their bytes one after
+   * another: a pool job's, fetched by the main thread): a read copies from them only the
+   * pages it decodes, straight into wasm memory. A range they do not hold fails the copy,
+   * and the read asks the source for it instead (NeedBytes).
    * @internal
    */
-  protected supplyGiven(flat: ArrayLike<number>, bytes: Uint8Array): void {
+  protected givenHost(flat: ArrayLike<number>, bytes: Uint8Array): ByteHost {
+    const starts: number[] = [];
     let at = 0;
     for (let i = 0; i + 1 < flat.length; i += 2) {
-      const [s, e] = [flat[i]!, flat[i + 1]!];
-      if (at + e - s > bytes.length) throw new RangeError(`arrowsmith: given bytes end before range ${s}..${e}`);
-      this.handle.supply(s, bytes.subarray(at, at + e - s));
-      this.loaded.push([s, e]);
-      at += e - s;
+      starts.push(at);
+      at += flat[i + 1]! - flat[i]!;
     }
-    this.dirty = true;
+    if (at > bytes.length) throw new RangeError(`arrowsmith: given bytes end before their ranges (${bytes.length} of ${at})`);
+    const shared = isShared(bytes.buffer);
+    const memory = this.wasm.memory;
+    return {
+      readInto: (offset, ptr, len) => {
+        let k = 0;
+        while (k < starts.length && !(flat[2 * k]! <= offset && offset + len <= flat[2 * k + 1]!)) k++;
+        if (k === starts.length) throw new RangeError(`arrowsmith: bytes ${offset}+${len} were not given`);
+        const from = starts[k]! + offset - flat[2 * k]!;
+        toWasm(memory, bytes.subarray(from, from + len), ptr, shared);
+      },
+    };
+  }
+
+  /**
+   * Ranges (flat [start, end, ...]) and their bytes, one after another, in one
+   * SharedArrayBuffer, for pool jobs on several workers that share them (the windows of one
+   * TsFile device): read straight into it where the source can (`fill`: a Blob's stream, no
+   * intermediate buffer), else copied from its reads. The ranges come back widened: each
+   * from a multiple of 8 bytes (the workers' copies out of shared memory are fast only at
+   * the same alignment, see `copyMisaligned`) to GIVEN_TAIL bytes past its end (a read
+   * fetches a little more than it asks for, see `givenHost`), merged where they then meet.
+   * @internal
+   */
+  protected async fetchShared(flat: ArrayLike<number>, signal?: AbortSignal, spare?: SharedBuffers): Promise<{ ranges: number[]; bytes: Uint8Array }> {
+    const size = this.reader.size;
+    const wide: [number, number][] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) wide.push([flat[i]! - (flat[i]! % 8), Math.min(size, Math.ceil((flat[i + 1]! + GIVEN_TAIL) / 8) * 8)]);
+    const spans = coalesce(wide, 0);
+    const ranges = spans.flat();
+    // Parts of at most FILL_PART bytes, CONCURRENCY at once: a Blob's stream reads one chunk
+    // at a time, so several streams keep more of the I/O threads busy.
+    const parts: [number, number, number][] = [];
+    let total = 0;
+    for (const [s, e] of spans) {
+      for (let at = s; at < e; at += FILL_PART) parts.push([at, Math.min(FILL_PART, e - at), total + at - s]);
+      total += e - s;
+    }
+    // (A quarter more room, so that the next device's bytes, a little larger, fit it again.)
+    const bytes = spare?.take(total) ?? new Uint8Array(new SharedArrayBuffer(spare ? Math.ceil((total * 1.25) / 65536) * 65536 : total), 0, total);
+    const fill = this.reader.fill?.bind(this.reader);
+    if (!fill) {
+      bytes.set(await this.fetchOwned(ranges, signal));
+      return { ranges, bytes };
+    }
+    let next = 0;
+    const worker = async () => {
+      while (next < parts.length) {
+        const [s, n, at] = parts[next++]!;
+        const got = await fill(s, bytes.subarray(at, at + n), signal);
+        if (got < n) throw shortRead(this.format, s, got, n);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, parts.length) }, worker));
+    signal?.throwIfAborted();
+    return { ranges, bytes };
   }
 
   /**

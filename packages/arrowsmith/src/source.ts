@@ -45,6 +45,12 @@ export interface Source extends RangeReader {
   /** Read into a reused buffer, handed to `use` only for the call's duration. */
   lend?<T>(offset: number, length: number, use: (bytes: Uint8Array) => T, signal?: AbortSignal): Promise<T>;
   /**
+   * Read the file's bytes at `offset` into `dst` (a Blob: its stream's chunks copied in as
+   * they come, no whole-range buffer assembled first); resolves to the bytes written (fewer
+   * than `dst` holds: the file ends first).
+   */
+  fill?(offset: number, dst: Uint8Array, signal?: AbortSignal): Promise<number>;
+  /**
    * Copy the file's bytes at `offset` into all of `dst`, synchronously (a Node file: a
    * positioned `readSync` straight into the target, wasm memory included), or throw.
    */
@@ -231,7 +237,7 @@ export async function toRangeReader(x: FileSource, how: OpenSource): Promise<Sou
   if (b) return bytesReader(b);
   if (isBlob(x)) {
     const blob = x;
-    return { size: blob.size, origin: { kind: 'blob', blob }, read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()) };
+    return { size: blob.size, origin: { kind: 'blob', blob }, read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()), fill: (offset, dst, signal) => blobInto(blob, offset, dst, signal) };
   }
   if (isResponse(x)) return bytesReader(await responseBytes(x, `the Response for ${x.url || 'a request'}`));
   if (typeof x === 'string' || isUrl(x)) {
@@ -251,6 +257,31 @@ export async function toRangeReader(x: FileSource, how: OpenSource): Promise<Sou
   if (isRangeReader(x)) return x;
   if (ArrayBuffer.isView(x)) throw new TypeError(`arrowsmith: ${who} takes bytes, not ${describeInput(x)}; view its bytes: new Uint8Array(x.buffer, x.byteOffset, x.byteLength)`);
   throw new TypeError(`arrowsmith: ${who} takes ${INPUTS} or a { size, read(offset, length) } reader, not ${describeInput(x)}`);
+}
+
+/**
+ * A Blob's bytes at `offset` into `dst`, by its stream: each chunk is copied into place as it
+ * comes (Node's `arrayBuffer()` gathers the same chunks and copies them into one buffer
+ * first, a second copy of every byte on the calling thread). Resolves to the bytes written.
+ */
+async function blobInto(blob: Blob, offset: number, dst: Uint8Array, signal?: AbortSignal): Promise<number> {
+  checkAborted(signal);
+  const reader = (blob.slice(offset, offset + dst.length).stream() as ReadableStream<Uint8Array>).getReader();
+  let at = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return at;
+      checkAborted(signal);
+      dst.set(value, at); // (a RangeError should a Blob give more than its slice holds)
+      at += value.length;
+    }
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 function bytesReader(b: Uint8Array): Source {

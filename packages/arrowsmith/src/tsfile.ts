@@ -2,7 +2,7 @@
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
 import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
-import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
+import { FileReaderBase, SharedBuffers, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
 import { readAll, type ByteInput, type FileSource } from './source.js';
@@ -402,7 +402,12 @@ export class TsFile extends FileReaderBase {
       const { pool } = this.pooled;
       const limited = { ...query, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
       // A window holding more rows than `rows` (times bunched up) is cut (zero-copy slices).
-      for await (const b of pool.batches(this.#windowJobs(devices, q, rows, limited), { signal: q.signal })) for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
+      // (Jobs come back in order: `done` counts those whose bytes no worker reads any more.)
+      const done = { jobs: 0 };
+      for await (const b of pool.batches(this.#windowJobs(devices, q, rows, limited, done), { signal: q.signal })) {
+        done.jobs++;
+        for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
+      }
       return;
     }
     let left = q.limit ?? Infinity;
@@ -441,36 +446,68 @@ export class TsFile extends FileReaderBase {
   /**
    * The pool jobs of `batches()`, one per device window, made as the pool takes them. A
    * worker reads a path (or bytes in memory) itself, page by page straight into its own
-   * wasm memory. A Blob or URL is read here instead, each device's chunks once, and every
-   * window gets the ranges it plans to read (by transfer): a worker reading for itself
-   * fetches whole chunks, so the windows of one chunk would each fetch it again.
+   * wasm memory. A Blob or URL is read here instead, each device's chunks once (a worker
+   * reading for itself fetches whole chunks, so the windows of one chunk would each fetch it
+   * again), into shared memory that every window of the device reads the pages it decodes
+   * from; without shared memory each window gets the ranges it plans to read, by transfer.
    */
-  async *#windowJobs(devices: string[], q: TsFileBatchQuery, rows: number, limited: TsFileQuery & { mods?: Uint8Array }): AsyncGenerator<Job> {
-    const { ref } = this.pooled!;
+  async *#windowJobs(devices: string[], q: TsFileBatchQuery, rows: number, limited: TsFileQuery & { mods?: Uint8Array }, done: { jobs: number }): AsyncGenerator<Job> {
+    const { pool, ref } = this.pooled!;
     // (A Blob workers cannot be sent, Node's file-backed ones, is read here all the same.)
     const fetchHere = ref.kind === 'blob' || ref.kind === 'url' || this.reader.origin?.kind === 'blob';
-    for (const d of devices) {
-      const windows = await this.#windows(d, q, rows);
-      if (!fetchHere) {
-        for (const [a, b] of windows) yield deviceJob(ref, limited, d, a, b);
+    if (!fetchHere) {
+      for (const d of devices) for (const [a, b] of await this.#windows(d, q, rows)) yield deviceJob(ref, limited, d, a, b);
+      return;
+    }
+    // Each device's planned ranges, fetched at once when they fit the hold budget: with
+    // shared memory into one SharedArrayBuffer that all its windows read (each copies the
+    // pages it decodes), the next device's read going out while this one's windows decode.
+    // Shared buffers go back for reuse once the jobs that read them are done.
+    const spare = new SharedBuffers();
+    const reading: { last: number; bytes: Uint8Array }[] = [];
+    let made = 0;
+    const fetch = async (d: string) => {
+      const all = await this.#plan({ ...limited, devices: [d] }, q.signal);
+      const fits = all !== undefined && spanBytes(all) <= HOLD_BYTES;
+      while (reading.length && reading[0]!.last < done.jobs) spare.give(reading.shift()!.bytes);
+      return { all, shared: fits && pool.sharesInput ? await this.fetchShared(all, q.signal, spare) : undefined, fits };
+    };
+    const start = (k: number) => {
+      const p = k < devices.length ? fetch(devices[k]!) : undefined;
+      p?.catch(() => {}); // awaited at its turn (or dropped with the generator)
+      return p;
+    };
+    let next = start(0);
+    for (let k = 0; k < devices.length; k++) {
+      const d = devices[k]!;
+      const { all, shared, fits } = (await next)!;
+      if (shared) {
+        next = start(k + 1);
+        for (const [a, b] of await this.#windows(d, q, rows)) {
+          made++;
+          yield deviceJob(ref, limited, d, a, b, shared);
+        }
+        reading.push({ last: made - 1, bytes: shared.bytes });
         continue;
       }
-      // The device's planned ranges, fetched at once when they fit the hold budget.
-      const all = await this.#plan({ ...limited, devices: [d] }, q.signal);
-      const size = all ? spanBytes(all) : Infinity;
-      const held = size <= HOLD_BYTES ? await this.fetchOwned(all!, q.signal) : undefined;
+      // Without shared memory: each window gets the ranges it plans to read, by transfer.
+      const windows = await this.#windows(d, q, rows);
+      const held = fits ? await this.fetchOwned(all!, q.signal) : undefined;
       for (let i = 0; i < windows.length; i++) {
         const [a, b] = windows[i]!;
         const mine = windows.length === 1 ? all : await this.#plan({ ...limited, devices: [d], start: a, end: b }, q.signal);
         // A plan that fails is left to the worker's read, which reports it as this thread would.
         if (!mine) {
+          made++;
           yield deviceJob(ref, limited, d, a, b);
           continue;
         }
         const last = i === windows.length - 1;
         const bytes = (held && cut(all!, held, mine, last)) ?? (await this.fetchOwned(mine, q.signal));
+        made++;
         yield deviceJob(ref, limited, d, a, b, { ranges: mine, bytes });
       }
+      next = start(k + 1);
     }
   }
 
@@ -542,10 +579,9 @@ export class TsFile extends FileReaderBase {
     try {
       const mods = q.mods ?? this.#mods;
       if (mods) query.setMods(mods);
-      // Bytes the main thread fetched for this read (a pool job's): supplied, not fetched again.
-      if (given) this.supplyGiven(given.ranges, given.bytes);
-      // A file in memory: the reader pulls page by page, so a time slice copies a slice.
-      const host = this.byteHost;
+      // A file in memory, or the bytes the main thread fetched for this read (a pool job's):
+      // the reader pulls page by page, so a time slice copies a slice.
+      const host = this.byteHost ?? (given && this.givenHost(given.ranges, given.bytes));
       if (host) return await this.call(() => this.handle.readFrom(query, host), q.signal);
       await this.prefetch(await this.call(() => this.handle.plan(query), q.signal), q.signal);
       return await this.call(() => this.handle.read(query), q.signal);

@@ -2,7 +2,7 @@
 // path, a `file:` URL and a FileHandle, for MessagePack (whole) and TsFile/HDF5 (by ranges).
 // Values are compared with the writers' own dumps (@msgpack/msgpack, h5py, the TsFile writers).
 import { open } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { openAsBlob, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, openHdf5, openTsFile, type FileHandleLike } from '../src/node.js';
 import { expectTableMatches, reference } from './helpers.js';
 import { FIXTURES, hex } from './fixtures.js';
+import { toRangeReader } from '../src/source.js';
 
 const recordsPath = join(FIXTURES, 'msgpack/py_records.msgpack');
 const records = new Uint8Array(readFileSync(recordsPath));
@@ -220,6 +221,22 @@ describe('TsFile and HDF5 inputs', { timeout: 30_000 }, () => {
       await expect(openHdf5(input as Uint8Array)).rejects.toBeInstanceOf(TypeError);
     }
     await expect(openTsFile(Symbol('s') as never)).rejects.toThrow(/openTsFile takes .* not a symbol/);
+  });
+
+  it("a Blob's range fills a target in place (file-backed or in memory): its bytes, and how many there were", async () => {
+    for (const blob of [new Blob([records]), await openAsBlob(recordsPath)]) {
+      const r = await toRangeReader(blob, { who: 'test', format: 'MessagePack' });
+      // Larger than one chunk of Node's Blob stream (64 KiB), at an odd offset.
+      const n = Math.min(200_000, records.length - 7);
+      const dst = new Uint8Array(n + 16).fill(0xee);
+      expect(await r.fill!(7, dst.subarray(8, 8 + n))).toBe(n);
+      expect(hex(dst.subarray(8, 8 + n))).toBe(hex(records.subarray(7, 7 + n)));
+      expect([...dst.subarray(0, 8), ...dst.subarray(8 + n)].every((x) => x === 0xee)).toBe(true);
+      // Past the end: the bytes there are, and their count.
+      const tail = new Uint8Array(100);
+      expect(await r.fill!(records.length - 30, tail)).toBe(30);
+      expect(hex(tail.subarray(0, 30))).toBe(hex(records.subarray(records.length - 30)));
+    }
   });
 });
 

@@ -68,6 +68,55 @@ describe('TsFile batches() on a pool', () => {
     }, 60_000);
   }
 
+  it("a Blob's windows read each device's bytes from shared memory, a few buffers reused for all devices", async () => {
+    const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    const path = onDisk('cpp_many_devices_ts2diff.tsfile');
+    const q = { table: json.table, timeUnit: json.time_unit, rows: 5 };
+    await using one = await openTsFile(path);
+    const want = await collect(one.batches(q));
+    // SharedArrayBuffers made on this thread, counted (the workers have globals of their own).
+    const Real = SharedArrayBuffer;
+    let made = 0;
+    globalThis.SharedArrayBuffer = class extends Real {
+      constructor(n: number) {
+        super(n);
+        made++;
+      }
+    } as typeof SharedArrayBuffer;
+    let got: RecordBatch[];
+    try {
+      // A file-backed Blob (workers cannot be sent it: this thread reads it for them).
+      await using par = await openTsFile(await openAsBlob(path), { pool });
+      got = await collect(par.batches(q));
+    } finally {
+      globalThis.SharedArrayBuffer = Real;
+    }
+    expect(got.map((b) => b.numRows)).toEqual(want.map((b) => b.numRows));
+    got.forEach((b, i) => expect(rowsOf(b), `batch ${i}`).toBe(rowsOf(want[i]!)));
+    // 12 devices of 4 windows each: the devices' bytes went to shared memory, in buffers
+    // given back for reuse once their windows were done.
+    expect(one.devices().length).toBe(12);
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(6);
+  }, 60_000);
+
+  it('a window given some of its bytes reads the rest from the source, and only the rest', async () => {
+    const { data, json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    const asked: number[][] = [];
+    const source = { size: data.length, read: async (o: number, n: number) => (asked.push([o, o + n]), data.slice(o, o + n)) };
+    await using f = await openTsFile(source);
+    const q = { table: json.table, timeUnit: json.time_unit };
+    const want = rowsOf((await f.read(q)).batches[0]!);
+    // Given the first half of the file (the footer and index are kept since the open).
+    const half = Math.floor(data.length / 2);
+    asked.length = 0;
+    const internal = f as unknown as { readHandle: (q: object, g: object) => Promise<unknown>; batch: (h: unknown) => RecordBatch };
+    const h = await internal.readHandle(q, { ranges: [0, half], bytes: data.slice(0, half) });
+    expect(rowsOf(internal.batch(h))).toBe(want);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every(([a, b]) => b > half && a >= half - 4096)).toBe(true);
+  }, 30_000);
+
   it('a consumer that pauses leaves at most twice the workers of windows in flight', async () => {
     const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
     const path = onDisk('cpp_many_devices_ts2diff.tsfile');

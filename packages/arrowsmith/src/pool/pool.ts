@@ -130,6 +130,10 @@ export class Pool {
   readonly sharedMemory: boolean;
   /** In-memory files reach the workers through one SharedArrayBuffer copy (where it exists). */
   readonly #shareInput: boolean;
+  /** Jobs may share input bytes in SharedArrayBuffers (they exist here). @internal */
+  get sharesInput(): boolean {
+    return this.#shareInput;
+  }
   /** See {@link PoolOptions.minJobBytes}. */
   readonly minJobBytes: number;
   /** The worker script given (or Node's); undefined: the package's own browser worker. */
