@@ -102,7 +102,7 @@ describe('TsFile batches() on a pool', () => {
 
   it('a window given some of its bytes reads the rest from the source, and only the rest', async () => {
     const { data, json } = fixture('cpp_many_devices_ts2diff.tsfile');
-    const asked: number[][] = [];
+    const asked: [number, number][] = [];
     const source = { size: data.length, read: async (o: number, n: number) => (asked.push([o, o + n]), data.slice(o, o + n)) };
     await using f = await openTsFile(source);
     const q = { table: json.table, timeUnit: json.time_unit };
