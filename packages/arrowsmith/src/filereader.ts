@@ -63,10 +63,11 @@ function toWasm(memory: WebAssembly.Memory, src: Uint8Array, ptr: number, shared
 }
 
 /**
- * Bytes past a range a read may fetch with it (crates/core's HostSource asks for 128 more
- * than a page body, or 128 for a header field): shared ranges carry them (`fetchShared`).
+ * Bytes past a range a read may fetch with it (crates/core's HostSource `FETCH_TAIL` past a
+ * page body, `FETCH_MIN` for a header field): shared ranges carry them (`fetchShared`); a
+ * read that needs more fetches it from the source.
  */
-const GIVEN_TAIL = 4096;
+const GIVEN_TAIL = 128;
 
 /**
  * SharedArrayBuffers a sequence of `fetchShared` calls reuses once the jobs that read them
