@@ -114,10 +114,11 @@ export function settleMs(readsMs: number, floorMs = 0): number {
 }
 
 /**
- * The least settling time where reads share idle periods (browsers): there they take less
- * time than the compiles they set off (the TsFile reads: ~290 ms of optimizing compiles).
+ * The settling time where reads share idle periods (browsers): there they take less time than
+ * the compiles they set off (the TsFile reads: ~290 ms of optimizing compiles on a quiet
+ * machine, more on a busy one), so the full second they had when one read took a period.
  */
-const PACKED_SETTLE_MS = 300;
+const PACKED_SETTLE_MS = 1000;
 
 /** Waits `ms` of idle time: in idle callbacks in browsers, an unref'd timer elsewhere. */
 async function idleFor(ms: number): Promise<void> {
