@@ -204,18 +204,23 @@ fn floats_and_bools_with_nil() {
         }
     }
     for vals in nil_patterns(70, |i| V::Bool(i % 3 == 0)) {
-        let b = dec(&encode(&vals));
-        let c = value(&b);
-        check_validity(c, &vals);
-        if c.dtype == DataType::Null {
-            continue;
-        }
-        let got = bools(c);
-        for (i, x) in vals.iter().enumerate() {
-            match x {
-                V::Bool(x) => assert_eq!(got[i], *x),
-                _ => assert!(!got[i], "placeholder false at a nil"),
-            }
+        check_bools(&vals);
+    }
+}
+
+/// Decode `vals` (bools and nils) and compare value by value.
+fn check_bools(vals: &[V]) {
+    let b = dec(&encode(vals));
+    let c = value(&b);
+    check_validity(c, vals);
+    if c.dtype == DataType::Null {
+        return;
+    }
+    let got = bools(c);
+    for (i, x) in vals.iter().enumerate() {
+        match x {
+            V::Bool(x) => assert_eq!(got[i], *x, "value {i} of {}", vals.len()),
+            _ => assert!(!got[i], "placeholder false at a nil"),
         }
     }
 }
@@ -656,6 +661,41 @@ fn an_int_cut_short_at_the_end_is_truncated_at_its_offset() {
                     (ErrorCode::Truncated, at as u64),
                     "{last:?} after {run}, {cut} bytes cut: {msg}"
                 );
+            }
+        }
+    }
+}
+
+/// Bools in runs of every length around the bitmap's byte edges, after 0 to 9 values
+/// already in the column (the lane's bits appended at an unaligned position), with nil
+/// first, last or inside, and a str after the run (a type mismatch at its offset).
+#[test]
+fn bool_runs_at_every_byte_offset() {
+    for before in 0..10usize {
+        for n in [0usize, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 300] {
+            for nil in [None, Some(0), Some(n / 2), Some(n.saturating_sub(1))] {
+                let mut vals: Vec<V> = (0..before).map(|i| V::Bool(i % 2 == 1)).collect();
+                vals.extend((0..n).map(|i| {
+                    if Some(i) == nil {
+                        V::Nil
+                    } else {
+                        V::Bool((i * 7 + before) % 3 == 0)
+                    }
+                }));
+                if vals.is_empty() {
+                    continue;
+                }
+                check_bools(&vals);
+                if vals.iter().all(|v| matches!(v, V::Nil)) {
+                    continue; // a str joins a column of nils
+                }
+                // A str right after the run: the lane stops before it.
+                vals.push(V::Str("x".into()));
+                let bytes = encode(&vals);
+                // The fixstr "x" is the last 2 bytes.
+                let at = (bytes.len() - 2) as u64;
+                let (code, off, msg) = dec_err(&bytes);
+                assert_eq!((code, off), (ErrorCode::TypeMismatch, at), "{msg}");
             }
         }
     }
