@@ -64,33 +64,39 @@ function toWasm(memory: WebAssembly.Memory, src: Uint8Array, ptr: number, shared
 
 /**
  * Bytes past a range a read may fetch with it (crates/core's HostSource `FETCH_TAIL` past a
- * page body, `FETCH_MIN` for a header field): shared ranges carry them (`fetchShared`); a
+ * page body, `FETCH_MIN` for a header field): given ranges carry them (`fetchGiven`); a
  * read that needs more fetches it from the source.
  */
 const GIVEN_TAIL = 128;
 
 /**
- * SharedArrayBuffers a sequence of `fetchShared` calls reuses once the jobs that read them
- * are done: fresh memory costs a page fault per 4 KiB on first touch, and V8 counts shared
- * memory towards no collection, so dropped buffers would stay until each worker's next GC.
+ * Buffers a sequence of `fetchGiven` calls reuses once what read them is done: fresh memory
+ * costs a page fault per 4 KiB on first touch, and V8 counts shared memory towards no
+ * collection, so dropped SharedArrayBuffers would stay until each worker's next GC.
  * @internal
  */
-export class SharedBuffers {
-  #free: SharedArrayBuffer[] = [];
-  /** At most this many are kept for reuse. */
-  constructor(readonly keep = 4) {}
-  /** A view of `n` bytes over a buffer given back, when one is large enough. */
-  take(n: number): Uint8Array | undefined {
+export class ReusedBuffers {
+  #free: ArrayBufferLike[] = [];
+  /** `shared`: SharedArrayBuffers (for pool workers); at most `keep` are kept for reuse. */
+  constructor(
+    readonly shared: boolean,
+    readonly keep = 4,
+  ) {}
+  /** A view of `n` bytes, over a buffer given back when one is large enough. */
+  take(n: number): Uint8Array {
     const i = this.#free.findIndex((b) => b.byteLength >= n);
-    return i < 0 ? undefined : new Uint8Array(this.#free.splice(i, 1)[0]!, 0, n);
+    if (i >= 0) return new Uint8Array(this.#free.splice(i, 1)[0]!, 0, n);
+    // (A quarter more room, so that the next device's bytes, a little larger, fit it again.)
+    const size = this.keep > 0 ? Math.ceil((n * 1.25) / 65536) * 65536 : n;
+    return new Uint8Array(this.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size), 0, n);
   }
   /** The buffer of `bytes` is no longer read by anyone. */
   give(bytes: Uint8Array): void {
-    if (isShared(bytes.buffer) && this.#free.length < this.keep) this.#free.push(bytes.buffer);
+    if (this.#free.length < this.keep) this.#free.push(bytes.buffer);
   }
 }
 
-/** Bytes each read of `fetchShared` fills at most (several go at once). */
+/** Bytes each read of `fetchGiven` fills at most (several go at once). */
 const FILL_PART = 4 * 1024 * 1024;
 
 /** Ranges closer than this are fetched as one request. */
@@ -442,16 +448,17 @@ export class FileReaderBase {
   }
 
   /**
-   * Ranges (flat [start, end, ...]) and their bytes, one after another, in one
-   * SharedArrayBuffer, for pool jobs on several workers that share them (the windows of one
-   * TsFile device): read straight into it where the source can (`fill`: a Blob's stream, no
-   * intermediate buffer), else copied from its reads. The ranges come back widened: each
-   * from a multiple of 8 bytes (the workers' copies out of shared memory are fast only at
-   * the same alignment, see `copyMisaligned`) to GIVEN_TAIL bytes past its end (a read
-   * fetches a little more than it asks for, see `givenHost`), merged where they then meet.
+   * Ranges (flat [start, end, ...]) and their bytes, one after another, in one buffer of
+   * `buffers` (a SharedArrayBuffer for pool jobs on several workers that share them, the
+   * windows of one TsFile device), for reads through `givenHost`: read straight into it
+   * where the source can (`fill`: a Blob's stream, no intermediate buffer), else copied from
+   * its reads. The ranges come back widened: each from a multiple of 8 bytes (the workers'
+   * copies out of shared memory are fast only at the same alignment, see `copyMisaligned`)
+   * to GIVEN_TAIL bytes past its end (a read fetches a little more than it asks for), merged
+   * where they then meet.
    * @internal
    */
-  protected async fetchShared(flat: ArrayLike<number>, signal?: AbortSignal, spare?: SharedBuffers): Promise<{ ranges: number[]; bytes: Uint8Array }> {
+  protected async fetchGiven(flat: ArrayLike<number>, buffers: ReusedBuffers, signal?: AbortSignal): Promise<{ ranges: number[]; bytes: Uint8Array }> {
     const size = this.reader.size;
     const wide: [number, number][] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) wide.push([flat[i]! - (flat[i]! % 8), Math.min(size, Math.ceil((flat[i + 1]! + GIVEN_TAIL) / 8) * 8)]);
@@ -465,8 +472,7 @@ export class FileReaderBase {
       for (let at = s; at < e; at += FILL_PART) parts.push([at, Math.min(FILL_PART, e - at), total + at - s]);
       total += e - s;
     }
-    // (A quarter more room, so that the next device's bytes, a little larger, fit it again.)
-    const bytes = spare?.take(total) ?? new Uint8Array(new SharedArrayBuffer(spare ? Math.ceil((total * 1.25) / 65536) * 65536 : total), 0, total);
+    const bytes = buffers.take(total);
     const fill = this.reader.fill?.bind(this.reader);
     if (!fill) {
       bytes.set(await this.fetchOwned(ranges, signal));

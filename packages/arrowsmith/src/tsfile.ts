@@ -2,7 +2,7 @@
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
 import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
-import { FileReaderBase, SharedBuffers, type ByteHost, type OpenOptions } from './filereader.js';
+import { FileReaderBase, ReusedBuffers, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
 import { readAll, type ByteInput, type FileSource } from './source.js';
@@ -357,9 +357,9 @@ export class TsFile extends FileReaderBase {
   }
 
   /** A read's batch, its buffers copied out of wasm memory by the copier made for it. */
-  #readCopied(q: TsFileQuery, copier: (h: WasmBatchHandle) => Copier): Promise<RecordBatch> {
+  #readCopied(q: TsFileQuery, copier: (h: WasmBatchHandle) => Copier, given?: Given<Uint8Array>): Promise<RecordBatch> {
     return this.op(async () => {
-      const h = await this.readHandle(q);
+      const h = await this.readHandle(q, given);
       try {
         return toRecordBatch(this.wasm, h, copier(h));
       } finally {
@@ -411,18 +411,25 @@ export class TsFile extends FileReaderBase {
       return;
     }
     let left = q.limit ?? Infinity;
+    // A Blob: each device's planned bytes read at once by its stream into a reused buffer,
+    // the next device's read going out while this one decodes; each window copies the pages
+    // it decodes from them.
+    const buffers = !this.byteHost && this.reader.fill ? new ReusedBuffers(false, 2) : undefined;
+    const device = buffers && this.#deviceBytes(devices, { ...query, maxReadBytes: this.readLimit(q.maxReadBytes) }, buffers, q.signal);
     try {
-      for (const d of devices) {
+      for (let k = 0; k < devices.length; k++) {
+        const d = devices[k]!;
+        const given = device && (await device(k)).given;
         // Windows of one device share chunks: the bytes fetched for one window stay supplied
         // for the next (a Blob or URL source), up to HOLD_BYTES, instead of being fetched again.
-        this.#hold = !this.byteHost;
+        this.#hold = !this.byteHost && !given;
         for (const [a, b] of await this.#windows(d, q, rows)) {
           let from = a;
           for (;;) {
             if (left <= 0) return;
             const want = Math.min(rows, left);
             if (this.suppliedBytes > HOLD_BYTES) this.release();
-            const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }));
+            const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }, given));
             left -= batch.numRows;
             if (batch.numRows > 0) yield batch;
             // Fewer rows than asked: the window is done; else go on after the last time read.
@@ -433,6 +440,7 @@ export class TsFile extends FileReaderBase {
         }
         this.#hold = false;
         this.release();
+        if (given) buffers!.give(given.bytes);
       }
     } finally {
       this.#hold = false;
@@ -461,28 +469,18 @@ export class TsFile extends FileReaderBase {
     }
     // Each device's planned ranges, fetched at once when they fit the hold budget: with
     // shared memory into one SharedArrayBuffer that all its windows read (each copies the
-    // pages it decodes), the next device's read going out while this one's windows decode.
-    // Shared buffers go back for reuse once the jobs that read them are done.
-    const spare = new SharedBuffers();
+    // pages it decodes), the next device's read going out while this one's windows decode;
+    // the buffers go back for reuse once the jobs that read them are done.
+    const buffers = pool.sharesInput ? new ReusedBuffers(true) : undefined;
     const reading: { last: number; bytes: Uint8Array }[] = [];
     let made = 0;
-    const fetch = async (d: string) => {
-      const all = await this.#plan({ ...limited, devices: [d] }, q.signal);
-      const fits = all !== undefined && spanBytes(all) <= HOLD_BYTES;
-      while (reading.length && reading[0]!.last < done.jobs) spare.give(reading.shift()!.bytes);
-      return { all, shared: fits && pool.sharesInput ? await this.fetchShared(all, q.signal, spare) : undefined, fits };
-    };
-    const start = (k: number) => {
-      const p = k < devices.length ? fetch(devices[k]!) : undefined;
-      p?.catch(() => {}); // awaited at its turn (or dropped with the generator)
-      return p;
-    };
-    let next = start(0);
+    const device = this.#deviceBytes(devices, limited, buffers, q.signal, () => {
+      while (reading.length && reading[0]!.last < done.jobs) buffers!.give(reading.shift()!.bytes);
+    });
     for (let k = 0; k < devices.length; k++) {
       const d = devices[k]!;
-      const { all, shared, fits } = (await next)!;
+      const { all, given: shared } = await device(k);
       if (shared) {
-        next = start(k + 1);
         for (const [a, b] of await this.#windows(d, q, rows)) {
           made++;
           yield deviceJob(ref, limited, d, a, b, shared);
@@ -492,7 +490,7 @@ export class TsFile extends FileReaderBase {
       }
       // Without shared memory: each window gets the ranges it plans to read, by transfer.
       const windows = await this.#windows(d, q, rows);
-      const held = fits ? await this.fetchOwned(all!, q.signal) : undefined;
+      const held = all && spanBytes(all) <= HOLD_BYTES ? await this.fetchOwned(all, q.signal) : undefined;
       for (let i = 0; i < windows.length; i++) {
         const [a, b] = windows[i]!;
         const mine = windows.length === 1 ? all : await this.#plan({ ...limited, devices: [d], start: a, end: b }, q.signal);
@@ -507,8 +505,37 @@ export class TsFile extends FileReaderBase {
         made++;
         yield deviceJob(ref, limited, d, a, b, { ranges: mine, bytes });
       }
-      next = start(k + 1);
     }
+  }
+
+  /**
+   * Each device's planned ranges (`all`; undefined when planning fails) and, when `buffers`
+   * are given and the ranges fit HOLD_BYTES, their bytes in one of them (`given`), device
+   * after device: asking for device k also sends device k+1's read out, so it arrives while
+   * device k decodes. `recycle` runs before each read (to give buffers back).
+   */
+  #deviceBytes(devices: string[], q: TsFileQuery, buffers: ReusedBuffers | undefined, signal: AbortSignal | undefined, recycle = () => {}) {
+    type Got = { all?: number[]; given?: Given<Uint8Array> };
+    const fetch = async (d: string): Promise<Got> => {
+      const all = await this.#plan({ ...q, devices: [d] }, signal);
+      if (!buffers || !all || spanBytes(all) > HOLD_BYTES) return { all };
+      recycle();
+      return { all, given: await this.fetchGiven(all, buffers, signal) };
+    };
+    const started = new Map<number, Promise<Got>>();
+    const start = (k: number) => {
+      if (k >= devices.length || started.has(k)) return;
+      const p = fetch(devices[k]!);
+      p.catch(() => {}); // awaited at its turn (or dropped with the caller)
+      started.set(k, p);
+    };
+    return (k: number): Promise<Got> => {
+      start(k);
+      start(k + 1);
+      const p = started.get(k)!;
+      started.delete(k);
+      return p;
+    };
   }
 
   /** The byte ranges (flat [start, end, ...]) a read plans to touch; undefined when planning fails. */
@@ -567,8 +594,8 @@ export class TsFile extends FileReaderBase {
   }
 
   /** @internal */
-  private async readBatch(q: TsFileQuery): Promise<RecordBatch> {
-    return this.#readCopied(q, () => outputCopy);
+  private async readBatch(q: TsFileQuery, given?: Given<Uint8Array>): Promise<RecordBatch> {
+    return this.#readCopied(q, () => outputCopy, given);
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */

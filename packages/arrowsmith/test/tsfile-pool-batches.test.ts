@@ -199,3 +199,31 @@ describe('TsFile batches() on a pool', () => {
     expect((await collect(f.batches(q))).reduce((n, b) => n + b.numRows, 0)).toBe(all);
   }, 60_000);
 });
+
+describe('TsFile batches() from a Blob on one thread', () => {
+  it("read each device's bytes once, the next device's while this one's windows are consumed: the official reader's values", async () => {
+    const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    const blob = await openAsBlob(onDisk('cpp_many_devices_ts2diff.tsfile'));
+    // The ranges read from the Blob, counted from after the open.
+    const slice = blob.slice.bind(blob);
+    const asked: [number, number][] = [];
+    blob.slice = (a?: number, b?: number) => (asked.push([a!, b!]), slice(a, b));
+    await using f = await openTsFile(blob);
+    asked.length = 0;
+    const q = { table: json.table, timeUnit: json.time_unit, rows: 5 };
+    const it = f.batches(q)[Symbol.asyncIterator]();
+    const got = [(await it.next()).value as RecordBatch];
+    // A TsFile holds its data before its index, and the first read is of the index (the
+    // open kept only the tail): reads that start before it are data.
+    const data = () => asked.filter(([a]) => a < asked[0]![0]);
+    // Paused after device 0's first window: its bytes and device 1's were asked for, no more.
+    for (let i = 0; i < 10; i++) await tick();
+    expect(data().length).toBe(2);
+    expect(data()[1]![0]).toBeGreaterThanOrEqual(data()[0]![1] - 128);
+    for (let r = await it.next(); !r.done; r = await it.next()) got.push(r.value);
+    expect(got.length).toBeGreaterThan(2 * 12);
+    expect(data().length).toBe(12);
+    expect(tableMismatches(concat(got), json)).toEqual([]);
+  }, 30_000);
+});
+
