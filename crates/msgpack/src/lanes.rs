@@ -405,6 +405,20 @@ impl Parser<'_> {
     /// mispredict half of them), then appended at once.
     #[inline(always)]
     fn bool_lane(&mut self, m: &mut Bitmap, nulls: &mut Nulls, max: usize) -> usize {
+        if max == 1 {
+            // A record's field: one value, pushed as it is.
+            let t = match self.peek() {
+                Some(t @ (0xc2 | 0xc3)) => t,
+                Some(0xc0) => {
+                    nulls.null(0);
+                    0xc2
+                }
+                _ => return 0,
+            };
+            m.push(t == 0xc3);
+            self.pos += 1;
+            return 1;
+        }
         let src = &self.buf[self.pos..];
         let src = &src[..src.len().min(max)];
         let bits = &mut self.scratch.u8;

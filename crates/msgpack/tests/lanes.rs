@@ -700,3 +700,38 @@ fn bool_runs_at_every_byte_offset() {
         }
     }
 }
+
+/// Records take one value per field through the lanes (`max` = 1): a bool field with nil
+/// first, inside and last, next to an int field.
+#[test]
+fn a_bool_field_of_records_with_nil() {
+    let oks: Vec<Option<bool>> = (0..40)
+        .map(|i| {
+            if i % 7 == 0 || i == 39 {
+                None
+            } else {
+                Some(i % 3 == 1)
+            }
+        })
+        .collect();
+    let mut v = vec![];
+    rmp::encode::write_array_len(&mut v, oks.len() as u32).unwrap();
+    for (i, ok) in oks.iter().enumerate() {
+        rmp::encode::write_map_len(&mut v, 2).unwrap();
+        rmp::encode::write_str(&mut v, "n").unwrap();
+        rmp::encode::write_sint(&mut v, i as i64 * 1000).unwrap();
+        rmp::encode::write_str(&mut v, "ok").unwrap();
+        match ok {
+            Some(b) => rmp::encode::write_bool(&mut v, *b).unwrap(),
+            None => rmp::encode::write_nil(&mut v).unwrap(),
+        }
+    }
+    let b = dec(&v);
+    let c = &b.columns[b.fields.iter().position(|f| f.name == "ok").unwrap()];
+    assert_eq!(c.dtype, DataType::Bool);
+    let (got, ok) = (bools(c), valid(c));
+    for (i, want) in oks.iter().enumerate() {
+        assert_eq!(ok[i], want.is_some(), "row {i}");
+        assert_eq!(got[i], want.unwrap_or(false), "row {i}");
+    }
+}
