@@ -400,6 +400,9 @@ proptest! {
                                   as_array in any::<bool>()) {
         // Per-batch inference: ints with floats only in some batches would be TypeMismatch
         // in the others, so kinds here are consistent per column (see the generators).
+        // A lone map whose values are all arrays of one length is, as a stream, a columnar
+        // payload (docs/msgpack.md), not one row: skip that case, as records_match_rmpv does.
+        prop_assume!(as_array || !matches!(rows.as_slice(), [row] if is_columnar(row)));
         let (bytes, layout) = if as_array {
             (encode(&Value::Array(rows.clone())), Layout::Auto)
         } else {
