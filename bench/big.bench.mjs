@@ -9,7 +9,10 @@
 //
 //   npm run bench:big                 # BIG_DIR=/tmp/arrowsmith-big BIG_MIB=2048 ...
 // Env: BIG_DIR, BIG_MIB (HDF5 MiB each), BIG_TSFILE_ROWS, BIG_TSFILE_DEVICES, BIG_MSGPACK_ROWS,
-//      BIG_ROUNDS, BIG_ONLY (comma list: hdf5,gzip,tsfile,msgpack). Writes bench/results/big.md.
+//      BIG_ROUNDS, BIG_ONLY (comma list: hdf5,gzip,tsfile,msgpack), BIG_READERS (comma list:
+//      only the readers whose name contains one of these, e.g. "Blob,C++"), BIG_PKG (another
+//      build of the package, for A/B runs). Writes bench/results/big.md.
+//   node bench/big.bench.mjs --run CASE FILE KIND   # one reader, one JSON line (CASE: see `cases`)
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -27,7 +30,15 @@ const TS_DEVICES = Number(env.BIG_TSFILE_DEVICES ?? 100);
 const MSG_ROWS = Number(env.BIG_MSGPACK_ROWS ?? 20_000_000);
 const ROUNDS = Number(env.BIG_ROUNDS ?? 2);
 const ONLY = (env.BIG_ONLY ?? 'hdf5,gzip,tsfile,msgpack').split(',');
+const READERS = env.BIG_READERS?.split(',');
 const PIECE = 8 << 20;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  // The header comment is the usage (a bare run measures everything for many minutes).
+  const head = readFileSync(import.meta.filename, 'utf8').split('\n');
+  console.log(head.slice(0, head.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+  process.exit(0);
+}
 
 // ---- one measurement, in a child process: node bench/big.bench.mjs --run CASE FILE ----
 // `first()` marks the first piece or batch in hand: its time from the case's start (the open,
@@ -197,7 +208,8 @@ if (ONLY.includes('msgpack')) files.push({ label: 'MessagePack records (stream)'
 if (ONLY.includes('gzip')) files.push({ label: 'HDF5 float64, shuffle+gzip 4 chunks', kind: 'hdf5', file: generate(`x_${MIB}_gzip.h5`, ['hdf5', '--mib', String(MIB), '--gzip']), peer: 'h5py' });
 if (ONLY.includes('hdf5')) files.push({ label: 'HDF5 float64, uncompressed 8 MiB chunks', kind: 'hdf5', file: generate(`x_${MIB}.h5`, ['hdf5', '--mib', String(MIB)]), peer: 'h5py' });
 
-const readers = (f) =>
+const readers = (f) => allReaders(f).filter(([name]) => !READERS || READERS.some((r) => name.includes(r)));
+const allReaders = (f) =>
   f.kind === 'msgpack'
     ? [['raw FileHandle.read', () => child('raw-fh', f.file)], ['arrowsmith decodeMsgpackStream', () => child('arrowsmith-stream', f.file)], [f.peer, () => child('msgpackr-stream', f.file)]]
     : [
@@ -218,7 +230,10 @@ const history = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8').split(/^(?=#
 /** 1-minute load averages seen before each reader ran. */
 const loads = [];
 /** Results so far (written after each file: a long run leaves what it measured). */
-const write = () =>
+const HEADER = ['file', 'size', 'reader', 'GB/s', 'rows/s', 'peak RSS', 'first batch', 'vs raw', 'vs peer'];
+// A run of some readers (BIG_READERS) prints its table and leaves the results file as it is.
+const write = () => (READERS ? mdTable(HEADER, rows) : report());
+const report = () =>
   writeReport(RESULTS, {
     title: 'Big files streamed by batches (#27)',
     intro:
@@ -232,7 +247,7 @@ const write = () =>
         // The pool rows alone keep both cores busy: only a load well above that means other work ran.
         (loads.length && Math.max(...loads) > cpus().length * 1.75 ? ' **Shared machine** (other work ran beside it): the ratios guide.' : ''),
     machineExtra: loads.length ? [`Load average (1 min) while it ran: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`] : [],
-    sections: [{ text: mdTable(['file', 'size', 'reader', 'GB/s', 'rows/s', 'peak RSS', 'first batch', 'vs raw', 'vs peer'], rows) }, ...(history ? [{ text: history }] : [])],
+    sections: [{ text: mdTable(HEADER, rows) }, ...(history ? [{ text: history }] : [])],
   });
 for (const f of files) {
   const size = statSync(f.file).size;
@@ -270,6 +285,6 @@ for (const f of files) {
     ]);
   }
   rows.push([f.label, '', agree ? 'rows and value sums agree across readers' : `**sums differ**: ${sums.join(', ')}`, '', '', '', '', '', '']);
-  write();
+  if (!READERS) write();
 }
 console.log(write());
