@@ -128,12 +128,11 @@ export class Pool {
   readonly size: number;
   /** True when outputs land in SharedArrayBuffers (opt-in, see {@link PoolOptions.sharedMemory}). */
   readonly sharedMemory: boolean;
-  /** In-memory files reach the workers through one SharedArrayBuffer copy (where it exists). */
-  readonly #shareInput: boolean;
-  /** Jobs may share input bytes in SharedArrayBuffers (they exist here). @internal */
-  get sharesInput(): boolean {
-    return this.#shareInput;
-  }
+  /**
+   * Jobs may share input bytes in SharedArrayBuffers (they exist here): in-memory files reach
+   * the workers through one shared copy. @internal
+   */
+  readonly sharesInput: boolean;
   /** See {@link PoolOptions.minJobBytes}. */
   readonly minJobBytes: number;
   /** The worker script given (or Node's); undefined: the package's own browser worker. */
@@ -156,7 +155,7 @@ export class Pool {
     this.#recycle = options.recycleBytes ?? 512 * 1024 * 1024;
     const canShare = typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
     this.sharedMemory = (options.sharedMemory ?? false) && canShare;
-    this.#shareInput = canShare;
+    this.sharesInput = canShare;
     this.minJobBytes = Math.max(0, options.minJobBytes ?? 1024 * 1024);
     for (let i = 0; i < this.size; i++) this.#slots.push(this.#start());
   }
@@ -491,7 +490,7 @@ export class Pool {
     if (this.#closed) throw closedError('pool');
     const id = nextFile++;
     const bytes = wholeBytes(reader);
-    if (bytes && this.#shareInput) {
+    if (bytes && this.sharesInput) {
       if (isShared(bytes.buffer)) return { id, kind: 'shared', buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length };
       const buffer = new SharedArrayBuffer(bytes.length);
       new Uint8Array(buffer).set(bytes);
