@@ -11,13 +11,18 @@
 // Env: BIG_DIR, BIG_MIB (HDF5 MiB each), BIG_TSFILE_ROWS, BIG_TSFILE_DEVICES, BIG_MSGPACK_ROWS,
 //      BIG_ROUNDS, BIG_ONLY (comma list: hdf5,gzip,tsfile,msgpack), BIG_READERS (comma list:
 //      only the readers whose name contains one of these, e.g. "Blob,C++"), BIG_PKG (another
-//      build of the package, for A/B runs). Writes bench/results/big.md.
+//      build of the package, for A/B runs; a folder, relative to the repo), BIG_BROWSERS
+//      (comma list, default "chromium"; "chromium,firefox" adds Firefox ESR's TsFile rows).
+//      Writes bench/results/big.md.
 //   node bench/big.bench.mjs --run CASE FILE KIND   # one reader, one JSON line (CASE: see `cases`)
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { browserRun } from './big-browser.mjs';
+import { readBatches, sumOf } from './big-read.mjs';
 import { mdTable, writeReport } from './common.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -76,6 +81,14 @@ const cases = {
   async 'arrowsmith-path-pool'(file, kind) {
     return readWith(file, kind, 2);
   },
+  // The same in a browser (bench/big-browser.mjs): the file as a disk-backed File in a fresh
+  // Chromium (or Firefox ESR) page, on the page's thread or a pool of 2 of its workers.
+  'chromium-raw': (file, kind) => browserRun('chromium', file, { read: 'raw', kind }, pkgDir()),
+  'chromium-file': (file, kind) => browserRun('chromium', file, { read: 'batches', kind }, pkgDir()),
+  'chromium-file-pool': (file, kind) => browserRun('chromium', file, { read: 'batches', kind, workers: 2 }, pkgDir()),
+  'firefox-raw': (file, kind) => browserRun('firefox', file, { read: 'raw', kind }, pkgDir()),
+  'firefox-file': (file, kind) => browserRun('firefox', file, { read: 'batches', kind }, pkgDir()),
+  'firefox-file-pool': (file, kind) => browserRun('firefox', file, { read: 'batches', kind, workers: 2 }, pkgDir()),
   async 'arrowsmith-stream'(file) {
     const { decodeMsgpackStream } = await pkg();
     t0 = performance.now();
@@ -103,44 +116,18 @@ const cases = {
   },
 };
 
-function sumOf(xs) {
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += Number(xs[i]);
-  return s;
-}
-
 /** The package under test (BIG_PKG: another build of it, for A/B runs). */
-const pkg = () => import((process.env.BIG_PKG ?? '../packages/arrowsmith') + '/dist/node.js');
+const pkgDir = () => resolve(root, process.env.BIG_PKG ?? 'packages/arrowsmith');
+const pkg = () => import(pathToFileURL(join(pkgDir(), 'dist/node.js')).href);
 
 /** Stream the file by `batches()` (on a pool of `workers` when given), summing one column. */
 async function readWith(source, kind, workers) {
-  const { createPool, openHdf5, openTsFile } = await pkg();
+  const lib = await pkg();
   t0 = performance.now(); // the first batch is timed from the open (a pool's start included)
-  const pool = workers ? await createPool({ size: workers }) : undefined;
-  let rows = 0;
-  let sum = 0;
-  let batches = 0;
-  if (kind === 'tsfile') {
-    const f = await openTsFile(source, { pool });
-    for await (const b of f.batches({ table: 'big' })) {
-      first();
-      rows += b.numRows;
-      batches++;
-      sum += sumOf(b.getChild('s4').toArray());
-    }
-    await f.close();
-  } else {
-    const f = await openHdf5(source, { pool });
-    for await (const b of f.batches('/x')) {
-      first();
-      rows += b.numRows;
-      batches++;
-      sum += sumOf(b.getChildAt(0).toArray());
-    }
-    await f.close();
-  }
+  const pool = workers ? await lib.createPool({ size: workers }) : undefined;
+  const r = await readBatches(lib, source, kind, pool, first);
   pool?.close();
-  return { rows, sum, batches };
+  return r;
 }
 
 if (process.argv[2] === '--run') {
@@ -149,7 +136,8 @@ if (process.argv[2] === '--run') {
   t0 = t;
   const r = await cases[name](file, kind);
   const seconds = (performance.now() - t) / 1e3;
-  console.log(JSON.stringify({ ...r, seconds, firstMs, rssMiB: process.resourceUsage().maxRSS / 1024 }));
+  // (A browser's run brings its own time, first batch and memory, measured in the page.)
+  console.log(JSON.stringify({ seconds, firstMs, rssMiB: process.resourceUsage().maxRSS / 1024, ...r }));
   process.exit(0);
 }
 
@@ -219,8 +207,21 @@ const allReaders = (f) =>
         ['arrowsmith batches, path', () => child('arrowsmith-path', f.file, f.kind)],
         ['arrowsmith batches, Blob, pool of 2', () => child('arrowsmith-blob-pool', f.file, f.kind)],
         ['arrowsmith batches, path, pool of 2', () => child('arrowsmith-path-pool', f.file, f.kind)],
+        ...browserReaders(f),
         [f.peer, () => native(f.kind === 'tsfile' ? TSNATIVE : H5PY, [f.file])],
       ];
+// The TsFile read in browsers from a disk-backed File (a user's drop), after the raw read of
+// the same File: each run a fresh browser (~10–30 s each).
+const BROWSERS = (env.BIG_BROWSERS ?? 'chromium').split(',').filter(Boolean);
+const browserName = (b) => (b === 'firefox' ? 'Firefox' : 'Chromium');
+const browserReaders = (f) =>
+  f.kind !== 'tsfile'
+    ? []
+    : BROWSERS.flatMap((b) => [
+        [`raw File.slice 8 MiB, ${browserName(b)}`, () => child(`${b}-raw`, f.file, f.kind)],
+        [`arrowsmith batches, File, ${browserName(b)}`, () => child(`${b}-file`, f.file, f.kind)],
+        [`arrowsmith batches, File, ${browserName(b)}, pool of 2`, () => child(`${b}-file-pool`, f.file, f.kind)],
+      ]);
 
 const rows = [];
 const RESULTS = join(root, 'bench/results/big.md');
@@ -243,7 +244,9 @@ const report = () =>
         `"First batch" is the time from the open (after the library's import; a Python reader's native code loads at import) to the first batch in hand: the latency a user sees. ` +
         `The pool rows decode on 2 workers beside the consuming thread (the machine has 2 cores); every other reader, the peers included, reads on one thread. ` +
         `GB/s is the file's size over the time; "vs raw" is the raw read time of the same bytes (Blob pieces for HDF5/TsFile, FileHandle for MessagePack) over ours (1 = as fast as the bytes arrive); ` +
-        `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's. Best of ${ROUNDS} interleaved rounds; page cache warm.` +
+        `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's. Best of ${ROUNDS} interleaved rounds; page cache warm. ` +
+        `The browser rows (TsFile) read the file in a fresh headless browser, on a cross-origin isolated page, from a disk-backed File (the page's file input given the path, as a user's drop): ` +
+        `timed in the page from the open to the last batch, the same column summed; "vs raw" is against the raw File read in the same browser; peak RSS is the page's content process (its thread and workers), not the browser process that reads the file for it.` +
         // The pool rows alone keep both cores busy: only a load well above that means other work ran.
         (loads.length && Math.max(...loads) > cpus().length * 1.75 ? ' **Shared machine** (other work ran beside it): the ratios guide.' : ''),
     machineExtra: loads.length ? [`Load average (1 min) while it ran: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`] : [],
@@ -256,7 +259,7 @@ for (const f of files) {
     for (const [name, run] of readers(f)) {
       loads.push(loadavg()[0]);
       const r = run();
-      console.error(`${f.kind} ${name}: ${r.seconds.toFixed(2)} s, first ${r.firstMs?.toFixed(0)} ms, ${r.rssMiB.toFixed(0)} MiB${r.rows ? `, ${r.rows} rows, sum ${r.sum}` : ''}`);
+      console.error(`${f.kind} ${name}: ${r.seconds.toFixed(2)} s, first ${r.firstMs?.toFixed(0)} ms, ${r.rssMiB.toFixed(0)} MiB${r.rows ? `, ${r.rows} rows, sum ${r.sum}` : ''}${r.cpuS ? `, CPU ${r.cpuS} s (the browser's processes)` : ''}`);
       const b = best.get(name);
       // The best time's run, with the most RSS and the least first-batch latency of any round.
       const firstMs = Math.min(r.firstMs ?? Infinity, b?.firstMs ?? Infinity);
@@ -268,7 +271,9 @@ for (const f of files) {
   const sums = counted.map((r) => `${r.rows}/${r.sum}`);
   // Float sums differ in the last digits with the order of summation.
   const agree = counted.every((r) => r.rows === counted[0].rows && Math.abs(r.sum - counted[0].sum) <= 1e-9 * Math.abs(counted[0].sum) + 1e-6);
-  const raw = best.get('raw Blob.slice 8 MiB') ?? best.get('raw FileHandle.read');
+  const nodeRaw = best.get('raw Blob.slice 8 MiB') ?? best.get('raw FileHandle.read');
+  // A browser's rows against the raw read of the File in the same browser.
+  const rawOf = (name) => (/Chromium|Firefox/.test(name) ? best.get(`raw File.slice 8 MiB, ${/Firefox/.test(name) ? 'Firefox' : 'Chromium'}`) : nodeRaw);
   const peer = best.get(f.peer);
   for (const [name, r] of best) {
     const ratio = (x) => (x ? `${(x.seconds / r.seconds).toFixed(2)}×` : '');
@@ -280,7 +285,7 @@ for (const f of files) {
       r.rows ? `${(r.rows / r.seconds / 1e6).toFixed(1)} M` : '',
       `${r.rssMiB.toFixed(0)} MiB`,
       Number.isFinite(r.firstMs) ? `${r.firstMs.toFixed(0)} ms` : '',
-      name.startsWith('arrowsmith') ? ratio(raw) : '',
+      name.startsWith('arrowsmith') ? ratio(rawOf(name)) : '',
       name.startsWith('arrowsmith') ? ratio(peer) : '',
     ]);
   }

@@ -17,7 +17,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
  *   errors: string[],
  *   close(): Promise<void>,
  * }} Page
- * @typedef {{ name: string, version: string, open(url: string): Promise<Page>, close(): Promise<void>, playwright?: import('playwright-core').Browser }} Browser
+ * @typedef {{ name: string, version: string, open(url: string): Promise<Page>, close(): Promise<void>, playwright?: import('playwright-core').Browser, puppeteer?: import('puppeteer-core').Browser }} Browser
  */
 
 /** @returns {Promise<Browser>} */
@@ -72,6 +72,7 @@ async function firefox() {
   return {
     name: 'firefox',
     version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`,
+    puppeteer: browser,
     open: (url) => openPage(browser, url, (expr, timeout) => [expr, { timeout, polling: 250 }]),
     close: () => browser.close(),
   };
