@@ -80,6 +80,14 @@ fn each_unit_reads_what_a_js_number_holds_and_refuses_the_rest() {
                 e.message.contains("timeUnit 'ns'") && e.message.contains(&format!("t.{d}")),
                 "{e}"
             );
+            // Without the TIMESTAMP column the time column alone is refused (its pages'
+            // span, not a scan, decides whether the values need one).
+            let time_only = Query {
+                columns: Some(vec!["v".into()]),
+                ..device(d)
+            };
+            let e = f.read_as(&bytes, &time_only, unit).unwrap_err();
+            assert!(e.message.contains("time value"), "{d} {unit:?}: {e}");
         }
     }
     // The whole table: refused in ms (the default), read in ns.

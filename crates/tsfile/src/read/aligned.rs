@@ -115,7 +115,7 @@ impl Reader<'_> {
                     let Values::I64(t) = tv else { unreachable!() };
                     out.times = t;
                     r.map_err(|e| dec_err(&tp, "time", e))?;
-                    check_times(&tp, &pstats, &out.times[before..])?;
+                    check_times(&tp, &pstats, &out.times[before..], &mut out.span)?;
                     rows = out.times.len() - before;
                     lo = 0;
                     hi = rows.min(out.room);
@@ -128,7 +128,7 @@ impl Reader<'_> {
                     let Values::I64(ptimes) = tv else {
                         unreachable!()
                     };
-                    check_times(&tp, &pstats, &ptimes)?;
+                    check_times(&tp, &pstats, &ptimes, &mut out.span)?;
                     rows = ptimes.len();
                     lo = ptimes.partition_point(|&t| t < self.plan.start);
                     hi = ptimes

@@ -1,5 +1,6 @@
 //! Time values apache-arrow can read back as JS numbers.
 
+use super::page::TimeSpan;
 use crate::bytes::err;
 use arrowsmith_core::{ErrorCode, Result, TimeUnit};
 
@@ -18,9 +19,12 @@ fn js_time_bound(unit: TimeUnit) -> Option<i64> {
 
 /// Refuse, at decode time, a time or TIMESTAMP column that apache-arrow could not read back
 /// in `unit` (a table whose values throw when read is worse than an error naming the cure).
-/// Nulls hold 0. `device_of(row)` names the device and its first chunk's offset.
+/// Nulls hold 0. `within`, when known, bounds every value (the time column's pages: then
+/// no scan is needed unless it exceeds the limit). `device_of(row)` names the device and its
+/// first chunk's offset.
 pub(super) fn js_readable(
     v: &[i64],
+    within: Option<TimeSpan>,
     unit: TimeUnit,
     column: &str,
     device_of: &dyn Fn(usize) -> (String, u64),
@@ -28,6 +32,9 @@ pub(super) fn js_readable(
     let Some(bound) = js_time_bound(unit) else {
         return Ok(());
     };
+    if within.is_some_and(|s| s.lo >= -bound && s.hi <= bound) {
+        return Ok(());
+    }
     // One pass the compiler vectorises; the offending row is searched only on failure.
     let (lo, hi) = v
         .iter()

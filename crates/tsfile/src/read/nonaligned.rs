@@ -106,7 +106,7 @@ impl Reader<'_> {
                             .map_err(|e| dec_err(&p, "time", e))?;
                     }
                     let Values::I64(pt) = tv else { unreachable!() };
-                    check_times(&p, &pstats, &pt)?;
+                    check_times(&p, &pstats, &pt, &mut out.span)?;
                     let mut pv = Values::new(s.dtype.physical());
                     decode_values(self.flavor, enc, vb, pt.len(), &mut pv)
                         .map_err(|e| dec_err(&p, "value", e))?;

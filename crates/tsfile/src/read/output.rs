@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::js_time::js_readable;
+use super::page::TimeSpan;
 use super::selection::{OutCol, OutKind, Plan};
 use crate::builder::{arrow_type, ColBuilder};
 use crate::encoding::Values;
@@ -15,6 +16,8 @@ use arrowsmith_core::{Batch, Bitmap, Buffer, Column, DataType, Field, Result, Ti
 pub(super) struct Output {
     /// The `time` column.
     pub times: Vec<i64>,
+    /// Bounds every value of `times` (grown by `check_times` as pages are decoded).
+    pub span: TimeSpan,
     /// One per output column, in order: a builder for a field column, `None` for a tag or
     /// device column (filled from `row_devices` at the end).
     builders: Vec<Option<ColBuilder>>,
@@ -34,6 +37,7 @@ impl Output {
         let remaining = limit.unwrap_or(usize::MAX);
         Output {
             times: Vec::new(),
+            span: TimeSpan::default(),
             builders: cols
                 .iter()
                 .map(|c| match c.kind {
@@ -191,6 +195,7 @@ impl Output {
     pub fn finish(self, plan: &Plan, series: &[Vec<SeriesMeta>], unit: TimeUnit) -> Result<Batch> {
         let Output {
             times,
+            span,
             mut builders,
             row_devices,
             ..
@@ -211,7 +216,7 @@ impl Output {
                 .min();
             (plan.devices[di].id.path(), first_chunk.unwrap_or(0))
         };
-        js_readable(&times, unit, "time", &device_of)?;
+        js_readable(&times, Some(span), unit, "time", &device_of)?;
         let mut fields = vec![Field::new("time", DataType::Timestamp(unit), false)];
         let nrows = times.len();
         let mut columns = vec![Column::primitive(
@@ -227,7 +232,7 @@ impl Output {
                     fields.push(Field::new(c.name.clone(), arrow_type(t, unit), true));
                     let col = b.finish(unit);
                     if let (TsType::Timestamp, [Buffer::I64(v)]) = (t, &col.buffers[..]) {
-                        js_readable(v, unit, &c.name, &device_of)?;
+                        js_readable(v, None, unit, &c.name, &device_of)?;
                     }
                     columns.push(col);
                 }
