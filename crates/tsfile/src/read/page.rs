@@ -278,24 +278,12 @@ mod tests {
         let p = page(3);
         for len in 2..40i64 {
             let times: Vec<i64> = (0..len).map(|i| 1000 + 10 * i - 5 * (i % 2)).collect();
-            let mut span = TimeSpan::default();
-            check_times(&p, &st(0, 0, 0), &times, &mut span).unwrap();
-            assert_eq!(
-                span,
-                TimeSpan {
-                    lo: 1000,
-                    hi: times[len as usize - 1]
-                }
-            );
-            let flat = vec![7i64; len as usize];
-            check_times(&p, &st(0, 0, 0), &flat, &mut span).unwrap();
-            assert_eq!(
-                span,
-                TimeSpan {
-                    lo: 7,
-                    hi: times[len as usize - 1]
-                }
-            );
+            let (last, mut span) = (times[len as usize - 1], TimeSpan::default());
+            // The page, then a flat page of earlier times: the span takes in both.
+            for (page_times, lo) in [(times.clone(), 1000), (vec![7i64; len as usize], 7)] {
+                check_times(&p, &st(0, 0, 0), &page_times, &mut span).unwrap();
+                assert_eq!(span, TimeSpan { lo, hi: last });
+            }
             for at in 1..len as usize {
                 let mut bad = times.clone();
                 bad[at] = bad[at - 1] - 1;
