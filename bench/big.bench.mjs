@@ -1,8 +1,9 @@
 // Big files streamed by batches: HDF5 (uncompressed, gzip+shuffle), TsFile and MessagePack
 // files of gigabytes, generated on the fly outside the repo (never committed), read by
 // batches from a Blob and from a path (on the calling thread and on a pool of 2 workers),
-// the TsFile also in Chromium from a disk-backed File (bench/big-browser.mjs), against the raw read speed of the same bytes and the native peers (h5py, the official TsFile
-// reader, msgpackr) in the same run. Each reader runs in a fresh process of its own (peak RSS
+// the TsFile also in Chromium from a disk-backed File (bench/big-browser.mjs), against the
+// raw read speed of the same bytes and the native peers (h5py, the official TsFile reader,
+// msgpackr) in the same run. Each reader runs in a fresh process of its own (peak RSS
 // is that process's; the time to the first batch is what a user waits for); readers are
 // interleaved over ROUNDS and the best time is kept (the page cache is warm after generation;
 // the machine is shared).
