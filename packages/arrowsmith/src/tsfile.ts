@@ -82,6 +82,15 @@ function args(q: TsFileQuery): QueryArgs {
 export interface TsFileBatchQuery extends TsFileQuery {
   /** Most rows per RecordBatch. Default: about 16 MiB of output (see `tsfileBatchRows`). */
   rows?: number;
+  /**
+   * Lend the batches (a file read on a pool, where shared memory exists): each batch is a
+   * view of memory the next batches are written into, **valid only until the iterator
+   * advances** (the loop's next turn): copy what you keep (`column.toArray().slice()`).
+   * It spares the pool a fresh allocation for every batch and its garbage collection, the
+   * larger part of its cost besides decoding when a whole big file is streamed. Default
+   * `false`: every batch is yours to keep. On one thread batches are always yours.
+   */
+  lend?: boolean;
 }
 
 /** Fetched bytes the windows of one device keep supplied for the next window, at most. */
@@ -394,7 +403,7 @@ export class TsFile extends FileReaderBase {
     if (q.rows !== undefined && !(q.rows >= 1)) throw new RangeError('rows must be at least 1');
     const devices = q.devices ?? this.devices(q.table).filter((d) => !q.table || d.table === q.table).map((d) => d.path);
     const rows = Math.floor(q.rows ?? tsfileBatchRows(this.#fieldCount(q)));
-    const { rows: _, ...query } = q;
+    const { rows: _, lend, ...query } = q;
     // On a pool when there are two windows or more (one device of many rows included).
     if (this.pooled && q.limit === undefined && (devices.length > 1 || (devices.length === 1 && (await this.#windows(devices[0]!, q, rows)).length > 1))) {
       // One job per device window on the pool, made as the pool takes them (a few ahead of
@@ -404,7 +413,7 @@ export class TsFile extends FileReaderBase {
       // A window holding more rows than `rows` (times bunched up) is cut (zero-copy slices).
       // (Jobs come back in order: `done` counts those whose bytes no worker reads any more.)
       const done = { jobs: 0 };
-      for await (const b of pool.batches(this.#windowJobs(devices, q, rows, limited, done), { signal: q.signal })) {
+      for await (const b of pool.batches(this.#windowJobs(devices, q, rows, limited, done), { signal: q.signal, lend })) {
         done.jobs++;
         for (let i = 0; i < b.numRows; i += rows) yield i === 0 && b.numRows <= rows ? b : b.slice(i, i + rows);
       }

@@ -32,6 +32,15 @@ function onDisk(name: string): string {
   return path;
 }
 
+/** The 12-device fixture on disk, its query in 5-row batches, one thread's batches of it and its device count. */
+async function manyDevices() {
+  const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
+  const path = onDisk('cpp_many_devices_ts2diff.tsfile');
+  const q = { table: json.table, timeUnit: json.time_unit, rows: 5 };
+  await using one = await openTsFile(path);
+  return { json, path, q, want: await collect(one.batches(q)), devices: one.devices().length };
+}
+
 const collect = async (it: AsyncIterable<RecordBatch>) => {
   const out: RecordBatch[] = [];
   for await (const b of it) out.push(b);
@@ -69,11 +78,7 @@ describe('TsFile batches() on a pool', () => {
   }
 
   it("a Blob's windows read each device's bytes from shared memory, a few buffers reused for all devices", async () => {
-    const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
-    const path = onDisk('cpp_many_devices_ts2diff.tsfile');
-    const q = { table: json.table, timeUnit: json.time_unit, rows: 5 };
-    await using one = await openTsFile(path);
-    const want = await collect(one.batches(q));
+    const { path, q, want, devices } = await manyDevices();
     // SharedArrayBuffers made on this thread, counted (the workers have globals of their own).
     const Real = SharedArrayBuffer;
     let made = 0;
@@ -95,7 +100,7 @@ describe('TsFile batches() on a pool', () => {
     got.forEach((b, i) => expect(rowsOf(b), `batch ${i}`).toBe(rowsOf(want[i]!)));
     // 12 devices of 4 windows each: the devices' bytes went to shared memory, in buffers
     // given back for reuse once their windows were done.
-    expect(one.devices().length).toBe(12);
+    expect(devices).toBe(12);
     expect(made).toBeGreaterThan(0);
     expect(made).toBeLessThanOrEqual(6);
   }, 60_000);
@@ -197,6 +202,48 @@ describe('TsFile batches() on a pool', () => {
     // The pool and the file read on.
     gate = false;
     expect((await collect(f.batches(q))).reduce((n, b) => n + b.numRows, 0)).toBe(all);
+  }, 60_000);
+});
+
+describe('TsFile batches({ lend: true }) on a pool', () => {
+  it("each batch holds the official reader's values until the iterator advances; later batches reuse its memory", async () => {
+    const { json, path, q, want } = await manyDevices();
+    expect(tableMismatches(concat(want), json)).toEqual([]);
+    for (const [kind, source] of [
+      ['path', () => path],
+      ['Blob', () => openAsBlob(path)],
+    ] as const) {
+      await using par = await openTsFile(await source(), { pool });
+      const seen: string[] = [];
+      const memory: ArrayBufferLike[] = [];
+      for await (const b of par.batches({ ...q, lend: true })) {
+        // Read while current (the documented contract).
+        seen.push(rowsOf(b));
+        memory.push(b.getChild('time')!.data[0]!.values.buffer);
+        // String bytes are never in shared memory (browsers' TextDecoder rejects it).
+        for (const c of b.data.children) {
+          const text = [c, ...(c.dictionary?.data ?? [])].filter((d) => String(d.type) === 'Utf8' || String(d.type) === 'Binary');
+          for (const d of text) expect(d.values.buffer instanceof SharedArrayBuffer, `${kind} ${d.type}`).toBe(false);
+        }
+      }
+      expect(seen, kind).toEqual(want.map(rowsOf));
+      // The jobs taken before a first batch came back (twice the workers) had no size to go
+      // by; every later batch was lent, in a few pieces of shared memory used again and again.
+      const lent = memory.filter((m) => m instanceof SharedArrayBuffer);
+      expect(lent.length, kind).toBeGreaterThanOrEqual(memory.length - 2 * pool.size);
+      expect(new Set(lent).size, kind).toBeLessThanOrEqual(2 * pool.size + 2);
+      expect(new Set(lent).size, kind).toBeLessThan(lent.length / 4);
+    }
+  }, 60_000);
+
+  it('without lend, batches kept while later ones decode keep their values (memory of their own, not lent)', async () => {
+    const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
+    const path = onDisk('cpp_many_devices_ts2diff.tsfile');
+    await using par = await openTsFile(await openAsBlob(path), { pool });
+    const got = await collect(par.batches({ table: json.table, timeUnit: json.time_unit, rows: 5 }));
+    expect(tableMismatches(concat(got), json)).toEqual([]);
+    const memory = got.map((b) => b.getChild('time')!.data[0]!.values.buffer);
+    expect(memory.every((m) => !(m instanceof SharedArrayBuffer))).toBe(true);
   }, 60_000);
 });
 

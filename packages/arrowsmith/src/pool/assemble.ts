@@ -213,13 +213,16 @@ export function sharedBatch(l: Layout): RecordBatch {
   return new RecordBatch(schema, makeData({ type: new Struct(fields), length: l.rows, nullCount: 0, children }));
 }
 
-/** Transfer mode: one RecordBatch per task, all of one schema. */
-export function transferredBatches(results: Decoded[]): RecordBatch[] {
+/**
+ * Transfer mode: one RecordBatch per task, all of one schema; a task's batch written into
+ * lent memory (`lent`, the offsets in `lent` of `memory`) is a view of it.
+ */
+export function transferredBatches(results: Decoded[], memory?: SharedArrayBuffer): RecordBatch[] {
   const common = commonFields(results);
   const fields = common.map(arrowField);
   const schema = new Schema(fields);
   return results.map((r) => {
-    const bytes = (i: number) => new Uint8Array(r.buffers![i]!);
+    const bytes = (i: number) => (r.lent && r.lent[i]! >= 0 ? new Uint8Array(memory!, r.lent[i]!, r.lens[i]!) : new Uint8Array(r.buffers![i]!));
     const children = r.desc.fields.map((f, i) => buildData(f.col, fields[i]!.type, bytes));
     return new RecordBatch(schema, makeData({ type: new Struct(fields), length: r.desc.rows, nullCount: 0, children }));
   });

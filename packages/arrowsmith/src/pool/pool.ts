@@ -101,6 +101,8 @@ interface Queued {
   call: Call;
   /** Write into shared buffers (two phases) rather than send the batch back; default: the pool's mode. */
   shared?: boolean;
+  /** Memory the batch is written into when it fits (`batches()` lending, see `LentMemory`). */
+  lend?: SharedArrayBuffer;
   resolve: (d: Done) => void;
   reject: (e: unknown) => void;
 }
@@ -243,7 +245,7 @@ export class Pool {
         slot.formats.add(format);
         this.#send(slot, { type: 'module', format, module: m.module, simd: m.simd });
       }
-      this.#send(slot, { type: 'task', id, job: wireJob(q.job), shared: q.shared ?? this.sharedMemory }, transferOf(q.job));
+      this.#send(slot, { type: 'task', id, job: wireJob(q.job), shared: q.shared ?? this.sharedMemory, lend: q.lend }, transferOf(q.job));
     }
   }
 
@@ -336,10 +338,12 @@ export class Pool {
    * workers), so a consumer that stops early, or reads slowly, does not make the pool
    * decode everything, and jobs given lazily (an async iterable: the caller may fetch each
    * job's bytes as it makes it) are made only that far ahead. Batches come back by
-   * transfer (each its own buffers; nothing is assembled).
+   * transfer (each its own buffers; nothing is assembled), or with `lend` (where shared
+   * memory exists) written into shared memory that is reused for a later batch once the
+   * consumer asks for the next one: a lent batch is valid until then.
    * @internal used by the format readers.
    */
-  async *batches(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number } = {}): AsyncGenerator<RecordBatch> {
+  async *batches(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number; lend?: boolean } = {}): AsyncGenerator<RecordBatch> {
     if (this.#closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
@@ -349,7 +353,9 @@ export class Pool {
     const onAbort = () => this.#abort(call, signal!, false);
     signal?.addEventListener('abort', onAbort, { once: true });
     // One entry per job taken (undefined once `jobs` is done), in job order.
-    const pending: Promise<{ result: Decoded } | undefined>[] = [];
+    const pending: Promise<{ result: Decoded; lend?: SharedArrayBuffer } | undefined>[] = [];
+    // Lending: a piece of memory per job in flight and the batch the consumer holds.
+    const lent = options.lend && this.sharesInput ? new LentMemory(ahead + 2) : undefined;
     let ended = false;
     // Jobs are taken one after another (each waits for the one before it to be made).
     let taking: Promise<unknown> = Promise.resolve();
@@ -362,9 +368,10 @@ export class Pool {
         }
         await this.#need([next.value]);
         if (call.aborted !== undefined) throw call.aborted;
-        const done = new Promise<{ result: Decoded }>((resolve, reject) => this.#queue.push({ job: next.value, call, shared: false, resolve, reject }));
+        const lend = lent?.take();
+        const done = new Promise<{ result: Decoded; lend?: SharedArrayBuffer }>((resolve, reject) => this.#queue.push({ job: next.value, call, shared: false, lend, resolve, reject }));
         this.#pump();
-        return { done };
+        return { done: done.then((d) => ({ ...d, lend })) };
       });
       taking = p.catch(() => {});
       // Observed when its turn comes, or dropped with the generator.
@@ -380,7 +387,10 @@ export class Pool {
         if (!got) break; // `jobs` is done (the entries after this one are too)
         if (!ended) submit();
         options.rewrite?.(got.result.desc);
-        yield transferredBatches([got.result])[0]!;
+        lent?.saw(got.result);
+        yield transferredBatches([got.result], got.lend)[0]!;
+        // The consumer asked for the next batch: the memory of this one may be reused.
+        if (got.lend) lent!.give(got.lend);
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -526,6 +536,43 @@ export class Pool {
   /** `await using pool = await createPool()`. */
   async [Symbol.asyncDispose](): Promise<void> {
     this.close();
+  }
+}
+
+/**
+ * The shared memory a `batches()` call lends its batches in: pieces as large as the largest
+ * batch so far needs (its buffers and their alignment, a sixteenth more), at most `most` of
+ * them, each given to one job at a time and taken back once the consumer moved past its
+ * batch; none before a first batch came back (the worker then sends its buffers, as it does
+ * when a batch outgrows its piece). Dropped with the call.
+ */
+class LentMemory {
+  #size = 0;
+  #made = 0;
+  readonly #free: SharedArrayBuffer[] = [];
+  constructor(readonly most: number) {}
+
+  /** A piece for the next job, or undefined (no size yet, or all pieces in use). */
+  take(): SharedArrayBuffer | undefined {
+    if (this.#size === 0) return undefined;
+    while (this.#free.length) {
+      const m = this.#free.pop()!;
+      if (m.byteLength >= this.#size) return m;
+      this.#made--; // too small since: dropped
+    }
+    if (this.#made >= this.most) return undefined;
+    this.#made++;
+    return new SharedArrayBuffer(this.#size);
+  }
+
+  /** A batch came back: the size pieces need from now on. */
+  saw(r: Decoded): void {
+    const need = r.lens.reduce((n, len) => n + len + 7, 0);
+    if (need > this.#size) this.#size = Math.ceil((need + need / 16) / 65536) * 65536;
+  }
+
+  give(m: SharedArrayBuffer): void {
+    this.#free.push(m);
   }
 }
 

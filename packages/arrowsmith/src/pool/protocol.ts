@@ -82,7 +82,11 @@ export type WriteOp =
 export type ToWorker =
   /** The compiled module of a format, sent before the worker's first job of that format. */
   | { type: 'module'; format: Format; module: CompiledWasm; simd: boolean }
-  | { type: 'task'; id: number; job: WireJob; shared: boolean }
+  /**
+   * `lend`: shared memory to write the batch's buffers into (each at its source pointer's
+   * alignment mod 8, one after another) when they fit, instead of sending buffers back.
+   */
+  | { type: 'task'; id: number; job: WireJob; shared: boolean; lend?: SharedArrayBuffer }
   | { type: 'write'; id: number; ops: WriteOp[] }
   | { type: 'drop'; id: number }
   | { type: 'forget'; file: number }
@@ -97,6 +101,8 @@ export interface Decoded {
   dicts: string[][];
   /** Transfer mode: the buffers themselves. */
   buffers?: ArrayBuffer[];
+  /** Lent mode: where each buffer was written in the task's `lend` memory (byte offsets; -1: in `buffers`). */
+  lent?: number[];
 }
 
 export interface WireError {

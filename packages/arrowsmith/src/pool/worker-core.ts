@@ -79,7 +79,7 @@ export function serve(port: Port): void {
   // instance is the memory every handle of that format lives in.
   const view = (wasm: Loaded, ptrs: Uint32Array, i: number) => new Uint8Array(wasm.memory.buffer, ptrs[2 * i]!, ptrs[2 * i + 1]!);
 
-  async function task(id: number, job: WireJob, shared: boolean): Promise<void> {
+  async function task(id: number, job: WireJob, shared: boolean, lend?: SharedArrayBuffer): Promise<void> {
     try {
       const h = await run(job);
       const wasm = instance(job.kind);
@@ -92,11 +92,21 @@ export function serve(port: Port): void {
         port.post({ type: 'decoded', id, result, memory: memory() });
       } else {
         try {
-          result.buffers = lens.map((_, i) => view(wasm, ptrs, i).slice().buffer);
+          const at = lend && lendPlaces(ptrs, lend.byteLength);
+          if (at) {
+            // String and binary bytes travel in buffers of their own (browsers' TextDecoder
+            // rejects views of shared memory); the rest is written into the lent memory.
+            const own = textBuffers(desc);
+            result.buffers = lens.map((_, i) => (own.has(i) ? view(wasm, ptrs, i).slice().buffer : new ArrayBuffer(0)));
+            lens.forEach((n, i) => own.has(i) || new Uint8Array(lend!, at[i]!, n).set(view(wasm, ptrs, i)));
+            result.lent = at.map((a, i) => (own.has(i) ? -1 : a));
+          } else {
+            result.buffers = lens.map((_, i) => view(wasm, ptrs, i).slice().buffer);
+          }
         } finally {
           h.free();
         }
-        port.post({ type: 'decoded', id, result, memory: memory() }, result.buffers);
+        port.post({ type: 'decoded', id, result, memory: memory() }, result.buffers.filter((b) => b.byteLength > 0));
       }
     } catch (e) {
       port.post({ type: 'failed', id, error: wire(e), memory: memory() });
@@ -146,7 +156,7 @@ export function serve(port: Port): void {
         adopt(m.format, m.module, m.simd);
         break;
       case 'task':
-        void task(m.id, m.job, m.shared);
+        void task(m.id, m.job, m.shared, m.lend);
         break;
       case 'write':
         write(m.id, m.ops);
@@ -170,6 +180,34 @@ export function serve(port: Port): void {
   });
   // Modules arrive with the first job of their format: the worker is ready once it runs.
   port.post({ type: 'ready', memory: memory() });
+}
+
+/**
+ * Where a batch's buffers (flat [ptr, len, ...] in wasm memory) go in lent memory of `room`
+ * bytes: one after another, each at its source's alignment mod 8 (V8 copies into shared
+ * memory a word at a time only between equally aligned addresses; values keep their type's
+ * alignment); undefined when they do not fit.
+ */
+export function lendPlaces(ptrs: Uint32Array, room: number): number[] | undefined {
+  const at: number[] = [];
+  let end = 0;
+  for (let i = 0; i + 1 < ptrs.length; i += 2) {
+    const a = end + (((ptrs[i]! & 7) - (end & 7)) & 7);
+    at.push(a);
+    end = a + ptrs[i + 1]!;
+  }
+  return end <= room ? at : undefined;
+}
+
+/** The buffers holding Utf8/Binary bytes (a dictionary's values included), by index. */
+export function textBuffers(desc: BatchDesc): Set<number> {
+  const out = new Set<number>();
+  const walk = (c: ColumnDesc) => {
+    if (c.type === 'utf8' || c.type === 'binary') out.add(c.buffers[1]!);
+    c.children.forEach((f) => walk(f.col));
+  };
+  desc.fields.forEach((f) => walk(f.col));
+  return out;
 }
 
 /** Dictionary indices through a task-to-global map (a copy or a fill when it is trivial). */
