@@ -236,6 +236,26 @@ describe('TsFile batches({ lend: true }) on a pool', () => {
     }
   }, 60_000);
 
+  it('a later lending call reuses the memory of an earlier one (workers keep what they were sent until their own GC)', async () => {
+    const { path, q, want } = await manyDevices();
+    await using par = await openTsFile(path, { pool });
+    const pieces = async () => {
+      const seen = new Set<ArrayBufferLike>();
+      const rows: string[] = [];
+      for await (const b of par.batches({ ...q, lend: true })) {
+        rows.push(rowsOf(b));
+        const m = b.getChild('time')!.data[0]!.values.buffer;
+        if (m instanceof SharedArrayBuffer) seen.add(m);
+      }
+      expect(rows).toEqual(want.map(rowsOf));
+      return seen;
+    };
+    const first = await pieces();
+    const second = await pieces();
+    expect(first.size).toBeGreaterThan(0);
+    expect([...second].filter((m) => first.has(m)).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('without lend, batches kept while later ones decode keep their values (memory of their own, not lent)', async () => {
     const { json } = fixture('cpp_many_devices_ts2diff.tsfile');
     const path = onDisk('cpp_many_devices_ts2diff.tsfile');

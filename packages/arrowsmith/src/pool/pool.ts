@@ -145,6 +145,12 @@ export class Pool {
   readonly #slots: Slot[] = [];
   readonly #queue: Queued[] = [];
   readonly #proxied = new Map<number, RangeReader>();
+  /**
+   * Lent memory no job or consumer uses, kept for the next lending calls (2 × size + 2 at
+   * most): workers hold a SharedArrayBuffer they were sent until their own next GC (V8
+   * counts no pressure for it), so fresh pieces for every call would pile up there.
+   */
+  readonly #lendable: SharedArrayBuffer[] = [];
   #next = 1;
   #closed = false;
   #recycled = 0;
@@ -355,7 +361,7 @@ export class Pool {
     // One entry per job taken (undefined once `jobs` is done), in job order.
     const pending: Promise<{ result: Decoded; lend?: SharedArrayBuffer } | undefined>[] = [];
     // Lending: a piece of memory per job in flight and the batch the consumer holds.
-    const lent = options.lend && this.sharesInput ? new LentMemory(ahead + 2) : undefined;
+    const lent = options.lend && this.sharesInput ? new LentMemory(ahead + 2, this.#lendable) : undefined;
     let ended = false;
     // Jobs are taken one after another (each waits for the one before it to be made).
     let taking: Promise<unknown> = Promise.resolve();
@@ -398,6 +404,7 @@ export class Pool {
       // and their batches (transferred, nothing held in a worker) are dropped; the jobs
       // not taken yet are never made.
       this.#dropQueued(call, new Error('arrowsmith: batches() was closed'));
+      lent?.done();
       if (!ended) void taking.then(() => source.return?.()).catch(() => {});
       this.#recycleLarge(call);
     }
@@ -544,13 +551,18 @@ export class Pool {
  * batch so far needs (its buffers and their alignment, a sixteenth more), at most `most` of
  * them, each given to one job at a time and taken back once the consumer moved past its
  * batch; none before a first batch came back (the worker then sends its buffers, as it does
- * when a batch outgrows its piece). Dropped with the call.
+ * when a batch outgrows its piece). Pieces come from the pool's `spare` ones when large
+ * enough, and those no job or consumer may still touch go back there when the call ends
+ * (one a job was writing when the consumer stopped, or the consumer's last batch, is dropped).
  */
 class LentMemory {
   #size = 0;
   #made = 0;
   readonly #free: SharedArrayBuffer[] = [];
-  constructor(readonly most: number) {}
+  constructor(
+    readonly most: number,
+    readonly spare: SharedArrayBuffer[],
+  ) {}
 
   /** A piece for the next job, or undefined (no size yet, or all pieces in use). */
   take(): SharedArrayBuffer | undefined {
@@ -562,7 +574,14 @@ class LentMemory {
     }
     if (this.#made >= this.most) return undefined;
     this.#made++;
-    return new SharedArrayBuffer(this.#size);
+    const i = this.spare.findIndex((m) => m.byteLength >= this.#size);
+    return i >= 0 ? this.spare.splice(i, 1)[0]! : new SharedArrayBuffer(this.#size);
+  }
+
+  /** The call ended: its free pieces go back to the pool (the largest kept, up to `most`). */
+  done(): void {
+    this.spare.push(...this.#free.splice(0));
+    this.spare.sort((a, b) => b.byteLength - a.byteLength).splice(this.most);
   }
 
   /** A batch came back: the size pieces need from now on. */
