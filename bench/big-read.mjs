@@ -8,14 +8,17 @@ export function sumOf(xs) {
   return s;
 }
 
-/** Stream `source` by `batches()` with `lib` (the package's entry), calling `first()` at each batch. */
-export async function readBatches(lib, source, kind, pool, first) {
+/**
+ * Stream `source` by `batches()` with `lib` (the package's entry), calling `first()` at each
+ * batch; `lend`: TsFile batches lent on the pool (each valid until the next; the sum reads it first).
+ */
+export async function readBatches(lib, source, kind, pool, first, lend = false) {
   let rows = 0;
   let sum = 0;
   let batches = 0;
   const tsfile = kind === 'tsfile';
   const f = tsfile ? await lib.openTsFile(source, { pool }) : await lib.openHdf5(source, { pool });
-  for await (const b of tsfile ? f.batches({ table: 'big' }) : f.batches('/x')) {
+  for await (const b of tsfile ? f.batches({ table: 'big', lend }) : f.batches('/x')) {
     first();
     rows += b.numRows;
     batches++;

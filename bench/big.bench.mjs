@@ -1,6 +1,7 @@
 // Big files streamed by batches: HDF5 (uncompressed, gzip+shuffle), TsFile and MessagePack
 // files of gigabytes, generated on the fly outside the repo (never committed), read by
-// batches from a Blob and from a path (on the calling thread and on a pool of 2 workers),
+// batches from a Blob and from a path (on the calling thread and on a pool of 2 workers; the
+// TsFile on the pool also with lent batches, `lend: true`),
 // the TsFile also in Chromium from a disk-backed File (bench/big-browser.mjs), against the
 // raw read speed of the same bytes and the native peers (h5py, the official TsFile reader,
 // msgpackr) in the same run. Each reader runs in a fresh process of its own (peak RSS
@@ -82,6 +83,13 @@ const cases = {
   async 'arrowsmith-path-pool'(file, kind) {
     return readWith(file, kind, 2);
   },
+  /** The pool's TsFile batches lent (`lend: true`: each valid until the loop's next turn). */
+  async 'arrowsmith-blob-pool-lent'(file, kind) {
+    return readWith(await openAsBlob(file), kind, 2, true);
+  },
+  async 'arrowsmith-path-pool-lent'(file, kind) {
+    return readWith(file, kind, 2, true);
+  },
   // The same in a browser (bench/big-browser.mjs): the file as a disk-backed File in a fresh
   // Chromium (or Firefox ESR) page, on the page's thread or a pool of 2 of its workers.
   'chromium-raw': (file, kind) => browserRun('chromium', file, { read: 'raw', kind }, pkgDir()),
@@ -122,11 +130,11 @@ const pkgDir = () => resolve(root, process.env.BIG_PKG ?? 'packages/arrowsmith')
 const pkg = () => import(pathToFileURL(join(pkgDir(), 'dist/node.js')).href);
 
 /** Stream the file by `batches()` (on a pool of `workers` when given), summing one column. */
-async function readWith(source, kind, workers) {
+async function readWith(source, kind, workers, lend = false) {
   const lib = await pkg();
   t0 = performance.now(); // the first batch is timed from the open (a pool's start included)
   const pool = workers ? await lib.createPool({ size: workers }) : undefined;
-  const r = await readBatches(lib, source, kind, pool, first);
+  const r = await readBatches(lib, source, kind, pool, first, lend);
   pool?.close();
   return r;
 }
@@ -208,6 +216,12 @@ const allReaders = (f) =>
         ['arrowsmith batches, path', () => child('arrowsmith-path', f.file, f.kind)],
         ['arrowsmith batches, Blob, pool of 2', () => child('arrowsmith-blob-pool', f.file, f.kind)],
         ['arrowsmith batches, path, pool of 2', () => child('arrowsmith-path-pool', f.file, f.kind)],
+        ...(f.kind === 'tsfile'
+          ? [
+              ['arrowsmith batches, Blob, pool of 2, lent', () => child('arrowsmith-blob-pool-lent', f.file, f.kind)],
+              ['arrowsmith batches, path, pool of 2, lent', () => child('arrowsmith-path-pool-lent', f.file, f.kind)],
+            ]
+          : []),
         ...browserReaders(f),
         [f.peer, () => native(f.kind === 'tsfile' ? TSNATIVE : H5PY, [f.file])],
       ];
@@ -244,6 +258,7 @@ const report = () =>
         `GB/s is therefore a first read (module compile, file open and, for the pool rows, the start of 2 workers are inside the time). ` +
         `"First batch" is the time from the open (after the library's import; a Python reader's native code loads at import) to the first batch in hand: the latency a user sees. ` +
         `The pool rows decode on 2 workers beside the consuming thread (the machine has 2 cores); every other reader, the peers included, reads on one thread. ` +
+        `"Lent" rows (TsFile) call \`batches({ table, lend: true })\`: each batch a view of reused shared memory, valid until the loop's next turn (the sum reads it before then); the other rows' batches are the consumer's to keep. ` +
         `GB/s is the file's size over the time; "vs raw" is the raw read time of the same bytes (Blob pieces for HDF5/TsFile, FileHandle for MessagePack) over ours (1 = as fast as the bytes arrive); ` +
         `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's. Best of ${ROUNDS} interleaved rounds; page cache warm. ` +
         `The browser rows (TsFile) read the file in a fresh headless browser, on a cross-origin isolated page, from a disk-backed File (the page's file input given the path, as a user's drop): ` +
