@@ -4,7 +4,9 @@
 // TsFile on the pool also with lent batches, `lend: true`),
 // the TsFile also in Chromium from a disk-backed File (bench/big-browser.mjs), against the
 // raw read speed of the same bytes and the native peers (h5py, the official TsFile reader,
-// msgpackr) in the same run. Each reader runs in a fresh process of its own (peak RSS
+// msgpackr) in the same run, with each reader's CPU time; from the fastest raw Blob read and
+// the decoding of the bytes from memory, the least time any Blob (or browser File) read can
+// take on the machine (the "bound" lines). Each reader runs in a fresh process of its own (peak RSS
 // is that process's; the time to the first batch is what a user waits for); readers are
 // interleaved over ROUNDS and the best time is kept (the page cache is warm after generation;
 // the machine is shared).
@@ -20,7 +22,7 @@
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, openAsBlob, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { browserRun } from './big-browser.mjs';
@@ -52,6 +54,8 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 // after the library's import) is the "first batch" latency a user of a fresh process sees.
 let t0 = 0;
 let firstMs;
+/** Where a case's time and CPU start (a case that loads its input first starts them again). */
+let span;
 const first = () => (firstMs ??= performance.now() - t0);
 const cases = {
   /** The bytes themselves: Blob.slice().arrayBuffer() in 8 MiB pieces. */
@@ -59,6 +63,33 @@ const cases = {
     const blob = await openAsBlob(file);
     let bytes = 0;
     for (let at = 0; at < blob.size; at += PIECE, first()) bytes += (await blob.slice(at, at + PIECE).arrayBuffer()).byteLength;
+    return { bytes };
+  },
+  /**
+   * The bytes as the library's pooled Blob read takes them: 4 MiB slices, 4 at once, each by
+   * its stream copied into one of 4 reused SharedArrayBuffers (the fastest Blob read found:
+   * about half the time of one slice at a time, and less CPU).
+   */
+  async 'raw-blob-4'(file) {
+    const blob = await openAsBlob(file);
+    const part = 4 << 20;
+    let next = 0;
+    let bytes = 0;
+    const one = async (dst) => {
+      for (let at; (at = next) < blob.size; ) {
+        next += part;
+        const reader = blob.slice(at, at + part).stream().getReader();
+        for (let n = 0; ; ) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          dst.set(value, n);
+          n += value.length;
+          bytes += value.length;
+        }
+        first();
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, () => one(new Uint8Array(new SharedArrayBuffer(part)))));
     return { bytes };
   },
   /** FileHandle.read into one reused 8 MiB buffer. */
@@ -82,6 +113,18 @@ const cases = {
   },
   async 'arrowsmith-path-pool'(file, kind) {
     return readWith(file, kind, 2);
+  },
+  /**
+   * The decoding alone: the file's bytes already in a SharedArrayBuffer (read before the time
+   * and CPU start), decoded on a pool of 2 (TsFile batches lent), so no file read is counted.
+   */
+  async 'arrowsmith-memory-pool'(file, kind) {
+    const fh = await open(file);
+    const bytes = new Uint8Array(new SharedArrayBuffer((await fh.stat()).size));
+    for (let at = 0; at < bytes.length; ) at += (await fh.read(bytes, at, Math.min(1 << 26, bytes.length - at), at)).bytesRead;
+    await fh.close();
+    span = { t: performance.now(), cpu: process.cpuUsage() };
+    return readWith(bytes, kind, 2, kind === 'tsfile');
   },
   /** The pool's TsFile batches lent (`lend: true`: each valid until the loop's next turn). */
   async 'arrowsmith-blob-pool-lent'(file, kind) {
@@ -141,12 +184,15 @@ async function readWith(source, kind, workers, lend = false) {
 
 if (process.argv[2] === '--run') {
   const [, , , name, file, kind] = process.argv;
-  const t = performance.now();
-  t0 = t;
+  span = { t: performance.now(), cpu: process.cpuUsage() };
+  t0 = span.t;
   const r = await cases[name](file, kind);
-  const seconds = (performance.now() - t) / 1e3;
-  // (A browser's run brings its own time, first batch and memory, measured in the page.)
-  console.log(JSON.stringify({ seconds, firstMs, rssMiB: process.resourceUsage().maxRSS / 1024, ...r }));
+  const seconds = (performance.now() - span.t) / 1e3;
+  // CPU seconds of every thread of the process (workers, I/O threads, GC helpers included),
+  // over the same span as the time. (A browser's run brings its own time, first batch, memory
+  // and CPU, measured in the page.)
+  const { user, system } = process.cpuUsage(span.cpu);
+  console.log(JSON.stringify({ seconds, firstMs, rssMiB: process.resourceUsage().maxRSS / 1024, cpuS: (user + system) / 1e6, ...r }));
   process.exit(0);
 }
 
@@ -176,18 +222,19 @@ function native(script, args) {
 // h5py streaming the dataset 16 chunks (16M values) at a time; peak RSS of the process.
 const H5PY = `
 import sys, json, time, resource, h5py, numpy as np
-t = time.perf_counter(); rows = 0; s = 0.0; first = None
+t = time.perf_counter(); u0 = resource.getrusage(resource.RUSAGE_SELF); rows = 0; s = 0.0; first = None
 with h5py.File(sys.argv[1], "r") as f:
     ds = f["x"]; n = ds.shape[0]; step = ds.chunks[0] * 16
     for a in range(0, n, step):
         v = ds[a:a + step]; rows += len(v); s += float(v.sum())
         if first is None: first = (time.perf_counter() - t) * 1e3
-print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "firstMs": first, "rssMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "firstMs": first, "rssMiB": u.ru_maxrss / 1024, "cpuS": u.ru_utime + u.ru_stime - u0.ru_utime - u0.ru_stime}))
 `;
 // The official TsFile reader (C++ core) draining the table in Arrow batches.
 const TSNATIVE = `
 import sys, json, time, resource, tsfile
-t = time.perf_counter(); rows = 0; s = 0; first = None
+t = time.perf_counter(); u0 = resource.getrusage(resource.RUSAGE_SELF); rows = 0; s = 0; first = None
 r = tsfile.TsFileReader(sys.argv[1])
 rs = r.query_table("big", ["s1", "s2", "s3", "s4"], batch_size=65536)
 while True:
@@ -196,7 +243,8 @@ while True:
     if first is None: first = (time.perf_counter() - t) * 1e3
     rows += b.num_rows; s += int(b.column("s4").to_numpy().sum(dtype="int64"))
 rs.close(); r.close()
-print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "firstMs": first, "rssMiB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+u = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"rows": rows, "sum": s, "seconds": time.perf_counter() - t, "firstMs": first, "rssMiB": u.ru_maxrss / 1024, "cpuS": u.ru_utime + u.ru_stime - u0.ru_utime - u0.ru_stime}))
 `;
 
 const files = [];
@@ -212,6 +260,8 @@ const allReaders = (f) =>
     : [
         ['raw Blob.slice 8 MiB', () => child('raw-blob', f.file)],
         ['raw FileHandle.read 8 MiB', () => child('raw-fh', f.file)],
+        ['raw Blob, 4 slices at once', () => child('raw-blob-4', f.file)],
+        [`arrowsmith batches, in memory, pool of 2${f.kind === 'tsfile' ? ', lent' : ''}`, () => child('arrowsmith-memory-pool', f.file, f.kind)],
         ['arrowsmith batches, Blob', () => child('arrowsmith-blob', f.file, f.kind)],
         ['arrowsmith batches, path', () => child('arrowsmith-path', f.file, f.kind)],
         ['arrowsmith batches, Blob, pool of 2', () => child('arrowsmith-blob-pool', f.file, f.kind)],
@@ -238,6 +288,33 @@ const browserReaders = (f) =>
         [`arrowsmith batches, File, ${browserName(b)}, pool of 2`, () => child(`${b}-file-pool`, f.file, f.kind)],
       ]);
 
+/**
+ * The least time any read of the file from a Blob (or a browser's File) can take on this
+ * machine, from the same run: no less than the fastest raw read of its bytes, nor than that
+ * read's CPU plus the decoding's (the pooled read of the bytes from memory) spread over every
+ * core, as if no core were ever idle.
+ */
+function blobBounds(best, peer) {
+  if (!peer) return [];
+  const cores = availableParallelism();
+  const memory = [...best].find(([name]) => name.startsWith('arrowsmith batches, in memory'))?.[1];
+  const decode = memory?.cpuMinS;
+  const sources = [
+    ['a Blob read', 'raw Blob, 4 slices at once'],
+    ['a File read in Chromium', 'raw File.slice 8 MiB, Chromium'],
+    ['a File read in Firefox', 'raw File.slice 8 MiB, Firefox'],
+  ];
+  return sources.flatMap(([what, name]) => {
+    const raw = best.get(name);
+    if (!raw) return [];
+    const floor = Math.max(raw.seconds, decode === undefined ? 0 : (raw.cpuMinS + decode) / cores);
+    return [
+      `bound: ${what} takes ≥ ${floor.toFixed(2)} s here, at most ${(peer.seconds / floor).toFixed(2)}× the peer: its bytes alone take ${raw.seconds.toFixed(2)} s and ${raw.cpuMinS.toFixed(1)} CPU-s` +
+        (decode === undefined ? '' : `, decoding them from memory ${decode.toFixed(1)} CPU-s more, on ${cores} cores`),
+    ];
+  });
+}
+
 const rows = [];
 const RESULTS = join(root, 'bench/results/big.md');
 // The dated sections written by hand below the generated table (measurements of past
@@ -246,7 +323,7 @@ const history = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8').split(/^(?=#
 /** 1-minute load averages seen before each reader ran. */
 const loads = [];
 /** Results so far (written after each file: a long run leaves what it measured). */
-const HEADER = ['file', 'size', 'reader', 'GB/s', 'rows/s', 'peak RSS', 'first batch', 'vs raw', 'vs peer'];
+const HEADER = ['file', 'size', 'reader', 'GB/s', 'rows/s', 'peak RSS', 'CPU', 'first batch', 'vs raw', 'vs peer'];
 // A run of some readers (BIG_READERS) prints its table and leaves the results file as it is.
 const write = () => (READERS ? mdTable(HEADER, rows) : report());
 const report = () =>
@@ -260,7 +337,9 @@ const report = () =>
         `The pool rows decode on 2 workers beside the consuming thread (the machine has 2 cores); every other reader, the peers included, reads on one thread. ` +
         `"Lent" rows (TsFile) call \`batches({ table, lend: true })\`: each batch a view of reused shared memory, valid until the loop's next turn (the sum reads it before then); the other rows' batches are the consumer's to keep. ` +
         `GB/s is the file's size over the time; "vs raw" is the raw read time of the same bytes (Blob pieces for HDF5/TsFile, FileHandle for MessagePack) over ours (1 = as fast as the bytes arrive); ` +
-        `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's. Best of ${ROUNDS} interleaved rounds; page cache warm. ` +
+        `"vs peer" is the peer's time over ours (> 1: faster than the peer). Peak RSS is the reader process's; CPU is its CPU time (user + system, every thread: workers, I/O and GC threads) over the same span. Best of ${ROUNDS} interleaved rounds; page cache warm. ` +
+        `"In memory" rows decode the file's bytes already in a SharedArrayBuffer (read before the time starts): the decoding alone. ` +
+        `The "bound" lines give the least time any read from a Blob (or a browser's File) can take on this machine, from the same run: no less than the fastest raw read of its bytes (Node: 4 slices at once, by stream into reused shared memory, as the library reads them), nor than that read's CPU plus the decoding's (the "in memory" row's) spread over every core with none idle. ` +
         `The browser rows (TsFile) read the file in a fresh headless browser, on a cross-origin isolated page, from a disk-backed File (the page's file input given the path, as a user's drop): ` +
         `timed in the page from the open to the last batch, the same column summed; "vs raw" is against the raw File read in the same browser; peak RSS is the page's content process (its thread and workers), not the browser process that reads the file for it.` +
         // The pool rows alone keep both cores busy: only a load well above that means other work ran.
@@ -275,12 +354,14 @@ for (const f of files) {
     for (const [name, run] of readers(f)) {
       loads.push(loadavg()[0]);
       const r = run();
-      console.error(`${f.kind} ${name}: ${r.seconds.toFixed(2)} s, first ${r.firstMs?.toFixed(0)} ms, ${r.rssMiB.toFixed(0)} MiB${r.rows ? `, ${r.rows} rows, sum ${r.sum}` : ''}${r.cpuS ? `, CPU ${r.cpuS} s (the browser's processes)` : ''}`);
+      console.error(`${f.kind} ${name}: ${r.seconds.toFixed(2)} s, first ${r.firstMs?.toFixed(0)} ms, ${r.rssMiB.toFixed(0)} MiB, CPU ${r.cpuS.toFixed(2)} s${r.threads ? " (the browser's processes)" : ''}${r.rows ? `, ${r.rows} rows, sum ${r.sum}` : ''}`);
       const b = best.get(name);
-      // The best time's run, with the most RSS and the least first-batch latency of any round.
+      // The best time's run, with the most RSS, the least first-batch latency and the least
+      // CPU of any round (the least CPU is what the bound below may count on).
       const firstMs = Math.min(r.firstMs ?? Infinity, b?.firstMs ?? Infinity);
       const rssMiB = Math.max(r.rssMiB, b?.rssMiB ?? 0);
-      best.set(name, !b || r.seconds < b.seconds ? { ...r, rssMiB, firstMs } : { ...b, rssMiB, firstMs });
+      const cpuMinS = Math.min(r.cpuS, b?.cpuMinS ?? Infinity);
+      best.set(name, !b || r.seconds < b.seconds ? { ...r, rssMiB, firstMs, cpuMinS } : { ...b, rssMiB, firstMs, cpuMinS });
     }
   }
   const counted = [...best.values()].filter((r) => r.rows);
@@ -300,12 +381,14 @@ for (const f of files) {
       `${(size / r.seconds / 1e9).toFixed(2)} GB/s`,
       r.rows ? `${(r.rows / r.seconds / 1e6).toFixed(1)} M` : '',
       `${r.rssMiB.toFixed(0)} MiB`,
+      `${r.cpuS.toFixed(1)} s`,
       Number.isFinite(r.firstMs) ? `${r.firstMs.toFixed(0)} ms` : '',
       name.startsWith('arrowsmith') ? ratio(rawOf(name)) : '',
       name.startsWith('arrowsmith') ? ratio(peer) : '',
     ]);
   }
-  rows.push([f.label, '', agree ? 'rows and value sums agree across readers' : `**sums differ**: ${sums.join(', ')}`, '', '', '', '', '', '']);
+  rows.push([f.label, '', agree ? 'rows and value sums agree across readers' : `**sums differ**: ${sums.join(', ')}`, '', '', '', '', '', '', '']);
+  for (const line of blobBounds(best, peer)) rows.push([f.label, '', line, '', '', '', '', '', '', '']);
   if (!READERS) write();
 }
 console.log(write());

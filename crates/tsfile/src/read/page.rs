@@ -78,15 +78,14 @@ pub(super) fn check_times(
         .iter()
         .zip(times.iter().skip(1))
         .fold(false, |bad, (a, b)| bad | (b < a));
-    if let Some(i) = unordered
-        .then(|| times.windows(2).position(|w| w[1] < w[0]))
-        .flatten()
-    {
-        return Err(page_err(
-            p,
-            "time",
-            format!("time {} follows {} (out of order)", times[i + 1], times[i]),
-        ));
+    if unordered {
+        if let Some(i) = times.windows(2).position(|w| w[1] < w[0]) {
+            return Err(page_err(
+                p,
+                "time",
+                format!("time {} follows {} (out of order)", times[i + 1], times[i]),
+            ));
+        }
     }
     if let (true, Some(&a), Some(&b)) = (ps.count > 0, times.first(), times.last()) {
         if a < ps.start || b > ps.end {
