@@ -10,7 +10,7 @@ export function sumOf(xs) {
 
 /**
  * Stream `source` by `batches()` with `lib` (the package's entry), calling `first()` at each
- * batch; `lend`: TsFile batches lent on the pool (each valid until the next; the sum reads it first).
+ * batch; `lend`: batches lent on the pool (each valid until the next; the sum reads it first).
  */
 export async function readBatches(lib, source, kind, pool, first, lend = false) {
   let rows = 0;
@@ -18,7 +18,7 @@ export async function readBatches(lib, source, kind, pool, first, lend = false) 
   let batches = 0;
   const tsfile = kind === 'tsfile';
   const f = tsfile ? await lib.openTsFile(source, { pool }) : await lib.openHdf5(source, { pool });
-  for await (const b of tsfile ? f.batches({ table: 'big', lend }) : f.batches('/x')) {
+  for await (const b of tsfile ? f.batches({ table: 'big', lend }) : f.batches('/x', { lend })) {
     first();
     rows += b.numRows;
     batches++;

@@ -39,6 +39,15 @@ export interface Hdf5ReadOptions extends FileReadOptions {
 export interface Hdf5BatchOptions extends FileReadOptions {
   /** Rows per RecordBatch. Default: whole chunks, about 16 MiB a batch (see `batchRows`). */
   rows?: number;
+  /**
+   * Lend the batches decoded on a pool (where shared memory exists): each batch is a view of
+   * memory the next batches are written into, **valid only until the iterator advances**
+   * (the loop's next turn): copy what you keep (`column.toArray().slice()`). It spares the
+   * pool a fresh allocation for every batch and its garbage collection. Default `false`:
+   * every batch is yours to keep. Batches read on this thread (no pool, or values stored as
+   * Arrow holds them) are always yours.
+   */
+  lend?: boolean;
 }
 
 /** Bytes a default batch holds: whole chunks (at least one) up to about this. */
@@ -294,8 +303,9 @@ export class Hdf5File extends FileReaderBase {
    * The dataset in RecordBatches of `rows` rows (by default whole chunks, about 16 MiB a
    * batch), in order. Each batch's bytes are fetched while the one before decodes; values
    * stored as Arrow holds them (uncompressed little-endian numbers) are not decoded at all:
-   * from a file or Blob, a few batches are read ahead and the bytes read become the column.
-   * On a pool, batches decode a few ahead on the workers.
+   * from a file or Blob, a few batches are read ahead and the bytes read become the column,
+   * on this thread even with a pool (there is nothing to decode: workers would only copy).
+   * On a pool, the other batches decode a few ahead on the workers.
    */
   async *batches(path: string, options: Hdf5BatchOptions = {}): AsyncGenerator<RecordBatch> {
     let info: Hdf5DatasetInfo;
@@ -311,12 +321,6 @@ export class Hdf5File extends FileReaderBase {
     const total = info.shape.length === 0 ? 1 : info.shape[0]!;
     const ranges: [number, number][] = [];
     for (let start = 0; start < total; start += rows) ranges.push([start, Math.min(rows, total - start)]);
-    if (this.pooled && ranges.length > 1) {
-      const { pool, ref } = this.pooled;
-      const maxReadBytes = this.readLimit(options.maxReadBytes);
-      yield* pool.batches(ranges.map(([start, count]) => ({ kind: 'hdf5', file: ref, path, start, count, maxReadBytes })), { signal: options.signal });
-      return;
-    }
     const max = this.readLimit(options.maxReadBytes);
     // Bytes stored as they read (a file or Blob, not bytes in memory): fetched, not decoded.
     const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize;
@@ -324,6 +328,11 @@ export class Hdf5File extends FileReaderBase {
     if (plan) {
       const depth = Math.max(1, Math.min(AHEAD_BATCHES, Math.floor(AHEAD_BYTES / Math.max(1, rows * rowBytes))));
       yield* this.#directBatches(path, ranges, plan, depth, max, options.signal);
+      return;
+    }
+    if (this.pooled && ranges.length > 1) {
+      const { pool, ref } = this.pooled;
+      yield* pool.batches(ranges.map(([start, count]) => ({ kind: 'hdf5', file: ref, path, start, count, maxReadBytes: max })), { signal: options.signal, lend: options.lend });
       return;
     }
     if (this.byteHost) {

@@ -5,13 +5,13 @@ import { readFileSync } from 'node:fs';
 import { Table, type RecordBatch } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { batchRows, type Hdf5File } from '../src/hdf5.js';
-import { openHdf5 } from '../src/node.js';
+import { createPool, openHdf5 } from '../src/node.js';
 import { fileSystem } from '../src/source.js';
 import { FIXTURES, fixturePairs } from './fixtures.js';
 
 const FIXTURE_DIR = `${FIXTURES}/hdf5`;
 import { fileProblems } from './hdf5-compare.js';
-import { MODES, usePools } from './pools.js';
+import { MODES, usePools, workerUrl } from './pools.js';
 
 // The extensions HDF5 writers give their files (h5py/PyTables/pandas, netCDF4, anndata, MATLAB).
 const fixtures = fixturePairs('hdf5', '.h5', '.nc', '.h5ad', '.mat');
@@ -193,6 +193,56 @@ describe('HDF5 batches', { timeout: 60_000 }, () => {
     const data = slices.filter(([s, e]) => e - s >= 12_000);
     expect(data.reduce((n, [s, e]) => n + e - s, 0)).toBe(want.rows * 4);
     expect(slices.reduce((n, [s, e]) => n + e - s, 0)).toBeLessThan(1.2 * size);
+  });
+
+  it('on a pool, an uncompressed dataset is still read on this thread (nothing to decode): no job, each byte once, values as h5py reads them', async () => {
+    const { blob, slices, want } = slicedBlob();
+    const rows = want.chunks[0] / 4;
+    await using pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+    await using f = await openHdf5(blob, { pool });
+    const jobs = pool.stats().jobs;
+    const values: number[] = [];
+    for await (const b of f.batches('/plain', { rows })) values.push(...(b.getChildAt(0)!.toArray() as Float32Array));
+    expect(values.length).toBe(want.rows);
+    expect(values.reduce((a, v) => a + v, 0)).toBe(want.sum);
+    for (const [i, v] of want.samples) expect(values[i]).toBe(v);
+    expect(pool.stats().jobs).toBe(jobs);
+    const data = slices.filter(([s, e]) => e - s >= 12_000);
+    expect(data.reduce((n, [s, e]) => n + e - s, 0)).toBe(want.rows * 4);
+    // A compressed dataset's batches still decode on the workers.
+    const { data: types, json } = fixtures.find((x) => x.name.startsWith('types_latest'))!;
+    await using g = await openHdf5(new Blob([types as Uint8Array<ArrayBuffer>]), { pool });
+    const got: number[] = [];
+    for await (const b of g.batches('/ck_deflate', { rows: 300 })) got.push(...b.getChildAt(0)!);
+    expect(got).toEqual(json.datasets['/ck_deflate'].rows);
+    expect(pool.stats().jobs).toBeGreaterThan(jobs);
+  });
+
+  it("lent batches on a pool (lend: true) hold h5py's values while current and reuse a few pieces of shared memory; by default none is shared", async () => {
+    const { data, json } = fixtures.find((x) => x.name.startsWith('types_latest'))!;
+    const want = json.datasets['/ck_deflate'].rows as number[];
+    await using pool = await createPool({ size: 2, workerUrl, minJobBytes: 0 });
+    await using f = await openHdf5(new Blob([data as Uint8Array<ArrayBuffer>]), { pool });
+    for (const lend of [true, false]) {
+      const got: number[] = [];
+      const memory: ArrayBufferLike[] = [];
+      // Read while current (the documented contract): 25 batches of 40 rows.
+      for await (const b of f.batches('/ck_deflate', { rows: 40, lend })) {
+        got.push(...b.getChildAt(0)!);
+        memory.push(b.getChildAt(0)!.data[0]!.values.buffer);
+      }
+      expect(got).toEqual(want);
+      const lent = memory.filter((m) => m instanceof SharedArrayBuffer);
+      if (!lend) {
+        expect(lent.length).toBe(0);
+        continue;
+      }
+      // The jobs taken before a first batch came back had no size to go by; every later
+      // batch was lent, in a few pieces used again and again.
+      expect(lent.length).toBeGreaterThanOrEqual(memory.length - 2 * pool.size);
+      expect(new Set(lent).size).toBeLessThanOrEqual(2 * pool.size + 2);
+      expect(new Set(lent).size).toBeLessThan(lent.length / 3);
+    }
   });
 
   it("every dataset of a file from a Blob by batches matches the writer's reader", async () => {
