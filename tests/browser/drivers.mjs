@@ -8,7 +8,8 @@ import { createServer } from 'node:net';
 
 export const BROWSERS = ['chromium', 'firefox', 'webkit'];
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+// `gc` exposed for the suite's read under garbage collection (tests/browser/suite.ts).
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--js-flags=--expose-gc'];
 
 /**
  * @typedef {{

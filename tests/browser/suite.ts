@@ -1,7 +1,7 @@
 // The browser half of the MessagePack suite: the same corpora and the same comparison
 // (compare.ts) as the Node tests, run in headless Chromium against the browser entry.
 import { init, createPool, decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, openHdf5, openTsFile, simdActive, DecodeError } from 'arrowsmith';
-import { Table, tableFromIPC, tableToIPC } from 'apache-arrow';
+import { RecordBatch, Table, tableFromIPC, tableToIPC } from 'apache-arrow';
 import { parseExact, reference, referenceMulti, tableMismatches, valueAt } from '../../packages/arrowsmith/test/compare.js';
 import { type EncoderFixture, fixtureMismatches, fromTyped } from '../../packages/arrowsmith/test/encoders.js';
 import { fileProblems } from '../../packages/arrowsmith/test/hdf5-compare.js';
@@ -46,6 +46,7 @@ async function run() {
   await hdf5ExternalSuite();
   await inputSuite();
   await tsfileSuite();
+  await blobUnderGcSuite();
   await poolSuite(files);
   await encodersSuite();
 }
@@ -221,6 +222,39 @@ async function tsfileSuite() {
     } catch (e) {
       check(`TsFile ${name}`, [String(e)]);
     }
+  }
+}
+
+/**
+ * TsFile batches from a Blob while the page collects garbage all the time (`gc`, exposed in
+ * the browser tests' Chromium): the Blob's stream reads settle and give the official reader's
+ * values. (Chromium collects a Blob's byte stream that nothing holds while a BYOB read of it
+ * is pending: that read never settled.)
+ */
+async function blobUnderGcSuite() {
+  const data = new Uint8Array(await (await fetch('fixtures/tsfile/cpp_many_devices_ts2diff.tsfile')).arrayBuffer());
+  // biome-ignore lint/suspicious/noExplicitAny: the expected JSON's shape is the generators'
+  const json: any = parseExact(await (await fetch('fixtures/tsfile/cpp_many_devices_ts2diff.json')).text());
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const timer = gc && setInterval(gc, 0);
+  const name = `TsFile batches from a Blob${gc ? ' while the page collects garbage' : ''}: every value`;
+  try {
+    const f = await openTsFile(new Blob([data]));
+    const read = (async () => {
+      const got: RecordBatch[] = [];
+      for await (const b of f.batches({ table: json.table, timeUnit: json.time_unit, rows: 5 })) got.push(b);
+      return got;
+    })();
+    const late = new Promise<'stalled'>((ok) => setTimeout(() => ok('stalled'), 20_000));
+    const got = await Promise.race([read, late]);
+    if (got === 'stalled') check(name, ['a read never settled (20 s)']);
+    // Each batch has its own tag dictionary: one schema to concatenate them.
+    else check(name, tsTableMismatches(new Table(got.map((b) => new RecordBatch(got[0]!.schema, b.data))), json));
+    f.close();
+  } catch (e) {
+    check(name, [String(e)]);
+  } finally {
+    if (timer) clearInterval(timer);
   }
 }
 

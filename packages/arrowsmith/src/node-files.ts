@@ -7,4 +7,5 @@ import { fileSystem } from './source.js';
 export function useNodeFiles(): void {
   fileSystem.open = (path) => open(/^file:/i.test(path) ? new URL(path) : path, 'r');
   fileSystem.readSync = (fd, dst, position) => readSync(fd, dst, 0, dst.length, position);
+  fileSystem.plainBlobReads = true;
 }
