@@ -3,7 +3,7 @@
 // read end to end, timed from the open to the last batch, one column's values summed as the
 // Node readers do (bench/big.bench.mjs), so the check "rows and value sums agree" covers it.
 import * as lib from 'arrowsmith';
-import { readBatches } from './big-read.mjs';
+import { readBatches, readInParts } from './big-read.mjs';
 
 const PIECE = 8 << 20;
 
@@ -20,33 +20,8 @@ async function run(spec) {
     return { bytes, seconds: (performance.now() - t0) / 1e3, firstMs };
   }
   if (spec.read === 'raw4') {
-    // The bytes as the library reads a File: 4 MiB slices, 4 at once, each by its stream (BYOB
-    // into a reused buffer where the stream has a BYOB reader) copied into a reused buffer.
-    const part = 4 << 20;
-    let next = 0;
-    let bytes = 0;
-    const one = async (dst) => {
-      let buf = new ArrayBuffer(1 << 20);
-      for (let at; (at = next) < file.size; first()) {
-        next += part;
-        const stream = file.slice(at, at + part).stream();
-        let byob;
-        try {
-          byob = stream.getReader({ mode: 'byob' });
-        } catch {}
-        const reader = byob ?? stream.getReader();
-        for (let n = 0; ; ) {
-          const { done, value } = byob ? await byob.read(new Uint8Array(buf)) : await reader.read();
-          if (byob && value) buf = value.buffer;
-          if (done) break;
-          dst.set(value, n);
-          n += value.length;
-          bytes += value.length;
-        }
-        reader.releaseLock();
-      }
-    };
-    await Promise.all(Array.from({ length: 4 }, () => one(new Uint8Array(new SharedArrayBuffer(part)))));
+    // The bytes as the library reads a File (BYOB where the stream has a BYOB reader).
+    const bytes = await readInParts(file, first, true);
     return { bytes, seconds: (performance.now() - t0) / 1e3, firstMs };
   }
   // The first batch is timed from the open (a pool's start included), as in Node.

@@ -26,7 +26,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { browserRun } from './big-browser.mjs';
-import { readBatches, sumOf } from './big-read.mjs';
+import { readBatches, readInParts, sumOf } from './big-read.mjs';
 import { mdTable, writeReport } from './common.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -71,26 +71,7 @@ const cases = {
    * about half the time of one slice at a time, and less CPU).
    */
   async 'raw-blob-4'(file) {
-    const blob = await openAsBlob(file);
-    const part = 4 << 20;
-    let next = 0;
-    let bytes = 0;
-    const one = async (dst) => {
-      for (let at; (at = next) < blob.size; ) {
-        next += part;
-        const reader = blob.slice(at, at + part).stream().getReader();
-        for (let n = 0; ; ) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          dst.set(value, n);
-          n += value.length;
-          bytes += value.length;
-        }
-        first();
-      }
-    };
-    await Promise.all(Array.from({ length: 4 }, () => one(new Uint8Array(new SharedArrayBuffer(part)))));
-    return { bytes };
+    return { bytes: await readInParts(await openAsBlob(file), first, false) };
   },
   /** FileHandle.read into one reused 8 MiB buffer. */
   async 'raw-fh'(file) {
