@@ -47,6 +47,9 @@ say "building wasm (a module per format, SIMD + scalar)"
 node scripts/build-wasm.mjs
 say "building the TypeScript package"
 npm run --silent build:ts
+# npm links a workspace's bin only when its target exists, and dist/ is built after the install:
+# link it now so `npx arrowsmith` works inside the repo.
+[ -e node_modules/.bin/arrowsmith ] || npm rebuild arrowsmith --ignore-scripts >/dev/null
 say "building the web demo"
 npm run --silent build:demo
 say "ready"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The inner loop (README, "Contributing"): the Rust tests of the crates a change touches, the
+# wasm modules of the formats it touches, the TS build, then vitest in Node on the SIMD build.
+# `npm test` stays the full run CI calls.
+#
+# "Touched" is every file that differs from the merge base with main (committed or not, plus
+# untracked files). ARROWSMITH_CRATES="msgpack tsfile" names the crates instead; "all" runs
+# every crate. A crate's dependents count as touched: core → every crate, inflate → tsfile, hdf5.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+export PATH="$HOME/.cargo/bin:$root/node_modules/.bin:$PATH"
+start=$(date +%s)
+say() { printf '\033[1m[quick]\033[0m %s\n' "$*"; }
+
+base=$(git merge-base HEAD main 2>/dev/null || git rev-parse HEAD)
+changed=$( { git diff --name-only "$base"; git ls-files --others --exclude-standard; } | sort -u)
+
+crates="${ARROWSMITH_CRATES:-}"
+if [ -z "$crates" ]; then
+  crates=$(printf '%s\n' "$changed" | awk -F/ '$1 == "crates" && NF > 2 { print $2 }' | sort -u | tr '\n' ' ')
+fi
+[ "$crates" = all ] && crates="core inflate msgpack tsfile hdf5 wasm"
+case " $crates " in *" core "*) crates="$crates inflate msgpack tsfile hdf5 wasm" ;; esac
+case " $crates " in *" inflate "*) crates="$crates tsfile hdf5" ;; esac
+crates=$(printf '%s\n' $crates | grep -vx fuzz | sort -u | tr '\n' ' ')
+
+# Formats whose wasm module is stale: a touched decoder crate, or a module not built yet.
+formats=""
+for f in msgpack tsfile hdf5; do
+  case " $crates " in *" $f "* | *" wasm "*) formats="$formats $f" ;; esac
+  [ -f "packages/arrowsmith/wasm/arrowsmith_${f}_simd.wasm" ] || formats="$formats $f"
+done
+formats=$(printf '%s\n' $formats | sort -u | tr '\n' ',' | sed 's/,$//')
+
+status=0
+if [ -n "${crates// /}" ]; then
+  pkgs=$(printf ' -p arrowsmith-%s' $crates)
+  say "cargo test$pkgs"
+  # shellcheck disable=SC2086
+  cargo test -q $pkgs || status=1
+else
+  say "no crate touched since $(git rev-parse --short "$base"): no cargo test"
+fi
+
+if [ -n "$formats" ]; then
+  # Both builds: the MessagePack tests compare them inside one run.
+  say "wasm modules: $formats"
+  node scripts/build-wasm.mjs --format "$formats" >/dev/null || status=1
+fi
+say "TypeScript build"
+npm run --silent build:ts >/dev/null || status=1
+say "vitest (Node, SIMD build)"
+ARROWSMITH_SIMD=1 vitest run --root packages/arrowsmith --testTimeout=60000 --hookTimeout=60000 || status=1
+
+say "done in $(($(date +%s) - start)) s"
+exit $status
