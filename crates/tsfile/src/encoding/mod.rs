@@ -4,12 +4,15 @@
 //! into a [`DecodeError`](arrowsmith_core::DecodeError) naming the page and its file offset.
 
 pub(crate) mod bits;
+pub mod camel;
 pub mod chimp;
 pub mod dictionary;
 pub mod float;
 pub mod gorilla;
+pub mod gorilla_v1;
 pub mod plain;
 mod prefix;
+pub mod regular;
 pub mod rlbe;
 pub mod rle;
 pub mod sprintz;
@@ -25,6 +28,8 @@ pub use prefix::decode_page_prefix;
 pub struct DecErr {
     pub pos: usize,
     pub msg: String,
+    /// A valid stream we do not decode (an encoding not offered for the type), not broken bytes.
+    pub unsupported: bool,
 }
 
 pub type DResult<T> = Result<T, DecErr>;
@@ -33,6 +38,7 @@ pub(crate) fn derr(pos: usize, msg: impl Into<String>) -> DecErr {
     DecErr {
         pos,
         msg: msg.into(),
+        unsupported: false,
     }
 }
 
@@ -151,10 +157,11 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
 fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values) -> DResult<()> {
     use Encoding as E;
     let unsupported = |what: &str| {
-        Err(derr(
-            0,
-            format!("encoding {enc:?} is not supported for {what}"),
-        ))
+        Err(DecErr {
+            pos: 0,
+            msg: format!("encoding {} is not supported for {what}", enc.name()),
+            unsupported: true,
+        })
     };
     match out {
         Values::Bool(v) => match enc {
@@ -176,6 +183,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::Regular => regular::decode(buf, limit, v),
             _ => unsupported("INT32"),
         },
         Values::I64(v) => match enc {
@@ -187,6 +195,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::Regular => regular::decode(buf, limit, v),
             _ => unsupported("INT64"),
         },
         Values::F32(v) => match enc {
@@ -196,6 +205,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::GorillaV1 => gorilla_v1::decode(buf, limit, exact, v),
             _ => unsupported("FLOAT"),
         },
         Values::F64(v) => match enc {
@@ -205,6 +215,8 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::GorillaV1 => gorilla_v1::decode(buf, limit, exact, v),
+            E::Camel => camel::decode(buf, limit, v),
             _ => unsupported("DOUBLE"),
         },
         Values::Bytes { offsets, data } => match enc {
