@@ -234,3 +234,65 @@ pub(crate) fn check_limit(len: usize, add: usize, limit: usize, pos: usize) -> D
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod legacy_garbage {
+    use super::*;
+
+    /// Random streams into GORILLA_V1, REGULAR and CAMEL: errors or at most `limit` values,
+    /// never a panic or an allocation past the limit.
+    #[test]
+    fn garbage_never_panics_or_overflows_the_limit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let cases = [
+            (Encoding::GorillaV1, Physical::F32),
+            (Encoding::GorillaV1, Physical::F64),
+            (Encoding::Regular, Physical::I32),
+            (Encoding::Regular, Physical::I64),
+            (Encoding::Camel, Physical::F64),
+        ];
+        for round in 0..20_000 {
+            let len = (next() % 64) as usize;
+            let mut buf: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Small headers often: REGULAR flags and counts, CAMEL bit counts.
+            if round % 2 == 0 && len > 5 {
+                buf[0] = (next() % 2) as u8;
+                buf[1..5].copy_from_slice(&((next() % 300) as i32).to_be_bytes());
+            }
+            let limit = (next() % 200) as usize;
+            for &(enc, p) in &cases {
+                let flavor = Flavor {
+                    version: 4,
+                    cpp: false,
+                };
+                let mut out = Values::new(p);
+                if decode_values(flavor, enc, &buf, limit, &mut out).is_ok() {
+                    assert!(out.len() <= limit, "{enc:?} {buf:?}");
+                }
+                let mut out = Values::new(p);
+                if decode_page(enc, &buf, limit, &mut out).is_ok() {
+                    assert!(out.len() <= limit, "{enc:?} {buf:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn undecoded_encodings_are_unsupported() {
+        let mut out = Values::new(Physical::F64);
+        let e = decode_page(Encoding::Freq, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(e.unsupported && e.msg.contains("FREQ"), "{e:?}");
+        let mut out = Values::new(Physical::I32);
+        let e = decode_page(Encoding::Camel, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(e.unsupported && e.msg.contains("CAMEL"), "{e:?}");
+        let mut out = Values::new(Physical::F64);
+        let e = decode_page(Encoding::Camel, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(!e.unsupported, "{e:?}");
+    }
+}
