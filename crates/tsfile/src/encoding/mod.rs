@@ -116,9 +116,9 @@ pub struct Flavor {
 }
 
 /// Decode the values of a value page: exactly `count` values in all (`out` included), the
-/// count the page's timestamps or null bitmap give. GORILLA, GORILLA_V1 and CHIMP end with a marker that
-/// is also a valid value (a NaN, `MIN_VALUE`); like the official readers, they decode the
-/// count and never look for it. Writer quirks are honoured: v3 files (TsFile Java 1.x) used
+/// count the page's timestamps or null bitmap give. GORILLA, GORILLA_V1 and CHIMP end with a
+/// marker that is also a valid value (a NaN, `MIN_VALUE`); like the official readers, they
+/// decode the count and never look for it. Writer quirks are honoured: v3 files (TsFile Java 1.x) used
 /// float arithmetic for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs
 /// from Java's. Other encodings decode the whole stream (refusing more than `count`); the
 /// caller checks the number of values.
