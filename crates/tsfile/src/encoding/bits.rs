@@ -14,6 +14,9 @@ impl<'a> BitReader<'a> {
     pub fn bits_left(&self) -> usize {
         self.data.len() * 8 - self.pos
     }
+    pub fn bit_pos(&self) -> usize {
+        self.pos
+    }
     pub fn byte_pos(&self) -> usize {
         self.pos.div_ceil(8)
     }

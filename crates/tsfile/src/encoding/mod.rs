@@ -4,12 +4,15 @@
 //! into a [`DecodeError`](arrowsmith_core::DecodeError) naming the page and its file offset.
 
 pub(crate) mod bits;
+pub mod camel;
 pub mod chimp;
 pub mod dictionary;
 pub mod float;
 pub mod gorilla;
+pub mod gorilla_v1;
 pub mod plain;
 mod prefix;
+pub mod regular;
 pub mod rlbe;
 pub mod rle;
 pub mod sprintz;
@@ -25,6 +28,8 @@ pub use prefix::decode_page_prefix;
 pub struct DecErr {
     pub pos: usize,
     pub msg: String,
+    /// A valid stream we do not decode (an encoding not offered for the type), not broken bytes.
+    pub unsupported: bool,
 }
 
 pub type DResult<T> = Result<T, DecErr>;
@@ -33,6 +38,7 @@ pub(crate) fn derr(pos: usize, msg: impl Into<String>) -> DecErr {
     DecErr {
         pos,
         msg: msg.into(),
+        unsupported: false,
     }
 }
 
@@ -110,9 +116,9 @@ pub struct Flavor {
 }
 
 /// Decode the values of a value page: exactly `count` values in all (`out` included), the
-/// count the page's timestamps or null bitmap give. GORILLA and CHIMP end with a marker that
-/// is also a valid value (a NaN, `MIN_VALUE`); like the official readers, they decode the
-/// count and never look for it. Writer quirks are honoured: v3 files (TsFile Java 1.x) used
+/// count the page's timestamps or null bitmap give. GORILLA, GORILLA_V1 and CHIMP end with a
+/// marker that is also a valid value (a NaN, `MIN_VALUE`); like the official readers, they
+/// decode the count and never look for it. Writer quirks are honoured: v3 files (TsFile Java 1.x) used
 /// float arithmetic for FLOAT/DOUBLE RLBE; the C++ writer's 64-bit SPRINTZ predictor differs
 /// from Java's. Other encodings decode the whole stream (refusing more than `count`); the
 /// caller checks the number of values.
@@ -151,10 +157,11 @@ pub fn decode_page(enc: Encoding, buf: &[u8], limit: usize, out: &mut Values) ->
 fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values) -> DResult<()> {
     use Encoding as E;
     let unsupported = |what: &str| {
-        Err(derr(
-            0,
-            format!("encoding {enc:?} is not supported for {what}"),
-        ))
+        Err(DecErr {
+            pos: 0,
+            msg: format!("encoding {} is not supported for {what}", enc.name()),
+            unsupported: true,
+        })
     };
     match out {
         Values::Bool(v) => match enc {
@@ -176,6 +183,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::Regular => regular::decode(buf, limit, v),
             _ => unsupported("INT32"),
         },
         Values::I64(v) => match enc {
@@ -187,6 +195,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::Regular => regular::decode(buf, limit, v),
             _ => unsupported("INT64"),
         },
         Values::F32(v) => match enc {
@@ -196,6 +205,7 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::GorillaV1 => gorilla_v1::decode(buf, limit, exact, v),
             _ => unsupported("FLOAT"),
         },
         Values::F64(v) => match enc {
@@ -205,6 +215,8 @@ fn decode(enc: Encoding, buf: &[u8], limit: usize, exact: bool, out: &mut Values
             E::Chimp => chimp::decode(buf, limit, exact, v),
             E::Sprintz => sprintz::decode(buf, limit, false, v),
             E::Rlbe => rlbe::decode(buf, limit, v),
+            E::GorillaV1 => gorilla_v1::decode(buf, limit, exact, v),
+            E::Camel => camel::decode(buf, limit, v),
             _ => unsupported("DOUBLE"),
         },
         Values::Bytes { offsets, data } => match enc {
@@ -221,4 +233,66 @@ pub(crate) fn check_limit(len: usize, add: usize, limit: usize, pos: usize) -> D
         return Err(limit_err(pos, limit));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod legacy_garbage {
+    use super::*;
+
+    /// Random streams into GORILLA_V1, REGULAR and CAMEL: errors or at most `limit` values,
+    /// never a panic or an allocation past the limit.
+    #[test]
+    fn garbage_never_panics_or_overflows_the_limit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let cases = [
+            (Encoding::GorillaV1, Physical::F32),
+            (Encoding::GorillaV1, Physical::F64),
+            (Encoding::Regular, Physical::I32),
+            (Encoding::Regular, Physical::I64),
+            (Encoding::Camel, Physical::F64),
+        ];
+        for round in 0..20_000 {
+            let len = (next() % 64) as usize;
+            let mut buf: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            // Small headers often: REGULAR flags and counts, CAMEL bit counts.
+            if round % 2 == 0 && len > 5 {
+                buf[0] = (next() % 2) as u8;
+                buf[1..5].copy_from_slice(&((next() % 300) as i32).to_be_bytes());
+            }
+            let limit = (next() % 200) as usize;
+            for &(enc, p) in &cases {
+                let flavor = Flavor {
+                    version: 4,
+                    cpp: false,
+                };
+                let mut out = Values::new(p);
+                if decode_values(flavor, enc, &buf, limit, &mut out).is_ok() {
+                    assert!(out.len() <= limit, "{enc:?} {buf:?}");
+                }
+                let mut out = Values::new(p);
+                if decode_page(enc, &buf, limit, &mut out).is_ok() {
+                    assert!(out.len() <= limit, "{enc:?} {buf:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn undecoded_encodings_are_unsupported() {
+        let mut out = Values::new(Physical::F64);
+        let e = decode_page(Encoding::Freq, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(e.unsupported && e.msg.contains("FREQ"), "{e:?}");
+        let mut out = Values::new(Physical::I32);
+        let e = decode_page(Encoding::Camel, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(e.unsupported && e.msg.contains("CAMEL"), "{e:?}");
+        let mut out = Values::new(Physical::F64);
+        let e = decode_page(Encoding::Camel, &[0; 8], 10, &mut out).unwrap_err();
+        assert!(!e.unsupported, "{e:?}");
+    }
 }

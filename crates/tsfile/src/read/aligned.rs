@@ -4,7 +4,7 @@
 use super::output::Output;
 use super::page::{
     check_times, compression, dec_err, fix_dates, page_err, page_overlaps, page_rows,
-    time_encoding, value_limit, PageOrder,
+    time_encoding, value_encoding, value_limit, PageOrder,
 };
 use super::selection::sorted;
 use super::Reader;
@@ -13,7 +13,7 @@ use crate::chunk::{read_chunk_header, ChunkHeader, PageHeader, PageWalker};
 use crate::compress::decompress;
 use crate::encoding::{decode_page, decode_page_prefix, decode_values, Values};
 use crate::meta::{ChunkMeta, SeriesMeta};
-use crate::types::{Encoding, TsType};
+use crate::types::TsType;
 use arrowsmith_core::Result;
 
 impl Reader<'_> {
@@ -177,9 +177,7 @@ impl Reader<'_> {
                         }
                         let (bitmap, stream) = buf[4..].split_at(bm_len);
                         let present = popcount_prefix(bitmap, rows);
-                        let enc = Encoding::from_id(vh.encoding).ok_or_else(|| {
-                            page_err(vp, "value", format!("unknown encoding {}", vh.encoding))
-                        })?;
+                        let enc = value_encoding(vh)?;
                         if present == rows && lo == 0 && hi == rows {
                             // No nulls, every row wanted: decode into the output column directly.
                             let at = b.len();

@@ -135,10 +135,26 @@ pub(super) fn time_encoding(h: &ChunkHeader) -> Result<Encoding> {
             | Encoding::Zigzag
             | Encoding::Chimp
             | Encoding::Sprintz
-            | Encoding::Rlbe),
+            | Encoding::Rlbe
+            | Encoding::Regular),
         ) => Ok(e),
         _ => Ok(Encoding::Ts2Diff),
     }
+}
+
+/// A value chunk's encoding; an id no writer we know uses is `Unsupported` (a newer writer's
+/// encoding), like an encoding we know but do not decode.
+pub(super) fn value_encoding(h: &ChunkHeader) -> Result<Encoding> {
+    Encoding::from_id(h.encoding).ok_or_else(|| {
+        err(
+            h.offset,
+            ErrorCode::Unsupported,
+            format!(
+                "chunk header at byte {}: unknown encoding {}",
+                h.offset, h.encoding
+            ),
+        )
+    })
 }
 
 pub(super) fn compression(h: &ChunkHeader) -> Result<Compression> {
@@ -164,9 +180,14 @@ pub(super) fn page_err(p: &PageHeader, what: &str, m: String) -> DecodeError {
 }
 
 pub(super) fn dec_err(p: &PageHeader, what: &str, e: DecErr) -> DecodeError {
+    let code = if e.unsupported {
+        ErrorCode::Unsupported
+    } else {
+        ErrorCode::Invalid
+    };
     err(
         p.offset,
-        ErrorCode::Invalid,
+        code,
         format!(
             "{what} page at byte {}: stream position {}: {}",
             p.offset, e.pos, e.msg
