@@ -237,3 +237,60 @@ fn every_limit_takes_the_earliest_rows() {
         }
     }
 }
+
+/// Time slices of a device's span (how a pool cuts a read) put together are its whole read.
+#[test]
+fn time_slices_put_together_are_the_whole_read() {
+    for name in TREE.iter().chain(TABLE) {
+        let (bytes, meta) = load(name);
+        let f = TsFile::open(&bytes).unwrap();
+        let table = meta["table"].as_str().map(String::from);
+        for d in f.devices(None) {
+            let (a, b, _) = f
+                .device_span(&bytes, &d.path)
+                .unwrap()
+                .unwrap_or_else(|| panic!("{name} {}: no span", d.path));
+            let q = Query {
+                table: table.clone(),
+                devices: Some(vec![d.path.clone()]),
+                ..Default::default()
+            };
+            let whole = f.read(&bytes, &q).unwrap();
+            for n in [2i64, 3, 7, 40] {
+                let width = (b - a + 1 + n - 1) / n;
+                let mut rows = Vec::new();
+                for k in 0..n {
+                    let (s, e) = (a + k * width, (a + (k + 1) * width - 1).min(b));
+                    let part = f
+                        .read(
+                            &bytes,
+                            &Query {
+                                start: Some(s),
+                                end: Some(e),
+                                ..q.clone()
+                            },
+                        )
+                        .unwrap();
+                    for r in 0..part.num_rows {
+                        rows.push(
+                            part.columns
+                                .iter()
+                                .map(|c| value(c, r).to_string())
+                                .collect::<Vec<_>>(),
+                        );
+                    }
+                }
+                let want: Vec<Vec<String>> = (0..whole.num_rows)
+                    .map(|r| {
+                        whole
+                            .columns
+                            .iter()
+                            .map(|c| value(c, r).to_string())
+                            .collect()
+                    })
+                    .collect();
+                assert_eq!(rows, want, "{name} {} in {n} slices", d.path);
+            }
+        }
+    }
+}

@@ -36,7 +36,7 @@ describe('TsFile out-of-order chunk groups', () => {
       for (const q of json.queries) {
         const range = { table, start: q.start ?? undefined, end: q.end ?? undefined };
         expect(orderMismatches(await f.read(range), json, q, json.queries[0]), `read ${q.start}..${q.end}`).toEqual([]);
-        for (const rows of [1, 7, 50, 64, 1000]) {
+        for (const rows of [1, 7, 64]) {
           const batches = await collect(f.batches({ ...range, rows }));
           for (const b of batches) expect(b.numRows).toBeLessThanOrEqual(rows);
           expect(orderMismatches(concat(batches), json, q, json.queries[0]), `batches of ${rows}, ${q.start}..${q.end}`).toEqual([]);
@@ -50,7 +50,10 @@ describe('TsFile out-of-order chunk groups', () => {
 // every batch size, for in-order files whose non-aligned series have different point sets
 // (a batch once paired a series' values with the wrong times) and the out-of-order ones.
 describe('TsFile batches() put together are read()', () => {
-  const names = ['java_tree_nonaligned', 'cpp_tree_mixed', 'java221_order_nonaligned', 'java221_order_aligned', 'java221_order_table', 'java0134_order_nonaligned'];
+  // Every size: the C++ file (bug seen at sizes 2 to 184) and the newest Java's out-of-order
+  // files; some sizes: the larger Java tree file and the oldest Java's.
+  const everySize = ['cpp_tree_mixed', 'java221_order_nonaligned', 'java221_order_aligned', 'java221_order_table'];
+  const names = [...everySize, 'java_tree_nonaligned', 'java0134_order_nonaligned'];
   const sizes = [...Array.from({ length: 200 }, (_, i) => i + 1), 256, 333, 1000];
   let dir: string;
   beforeAll(() => {
@@ -69,7 +72,7 @@ describe('TsFile batches() put together are read()', () => {
     }
   };
 
-  for (const name of names) {
+  for (const name of everySize) {
     it(`${name}: in memory, at every batch size`, async () => {
       const { data, json } = fixtures.find((f) => f.name === `${name}.tsfile`)!;
       await check(await openTsFile(data), json.table, sizes, name);
@@ -81,7 +84,8 @@ describe('TsFile batches() put together are read()', () => {
       const { data, json } = fixtures.find((f) => f.name === `${name}.tsfile`)!;
       const path = join(dir, `${name}.tsfile`);
       writeFileSync(path, data);
-      await check(await openTsFile(path), json.table, [1, 2, 3, 17, 64, 184], `${name} (path)`);
+      await check(await openTsFile(data), json.table, [2, 3, 17, 184], `${name} (memory)`);
+      await check(await openTsFile(path), json.table, [1, 2, 64, 184], `${name} (path)`);
       await check(await openTsFile(await openAsBlob(path)), json.table, [2, 5, 99], `${name} (Blob)`);
     }
   }, 60_000);
