@@ -52,10 +52,7 @@ impl Reader<'_> {
         let mut visit: Vec<usize> = (0..tchunks.len()).collect();
         let room = out.room;
         if !ordered {
-            visit.sort_by_key(|&i| {
-                let c = &tchunks[i];
-                (c.stats.count == 0, c.stats.start, c.offset)
-            });
+            visit.sort_by_key(|&i| order::start_key(&tchunks[i]));
             out.room = usize::MAX;
         }
         for ti in visit {

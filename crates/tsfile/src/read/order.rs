@@ -23,9 +23,15 @@ pub(super) fn in_order(chunks: &[ChunkMeta]) -> bool {
     true
 }
 
-/// The order chunks of an out-of-order series are read in: by start time, then file offset.
+/// The order chunks of an out-of-order series are read in: by start time, then file offset
+/// (empty chunks last).
+pub(super) fn start_key(c: &ChunkMeta) -> (bool, i64, u64) {
+    (c.stats.count == 0, c.stats.start, c.offset)
+}
+
+/// Sort chunks by [`start_key`].
 pub(super) fn by_start(chunks: &mut [ChunkMeta]) {
-    chunks.sort_by_key(|c| (c.stats.count == 0, c.stats.start, c.offset));
+    chunks.sort_by_key(start_key);
 }
 
 /// The permutation that sorts `times` stably (equal times keep their order).
