@@ -274,6 +274,45 @@ impl ColBuilder {
         }
     }
 
+    /// Reorder the rows `from..` (the last `perm.len()`): row `from + r` becomes the old row
+    /// `from + perm[r]`.
+    pub fn permute_tail(&mut self, from: usize, perm: &[usize]) {
+        debug_assert_eq!(from + perm.len(), self.len());
+        let valid: Vec<bool> = perm.iter().map(|&i| self.validity.get(from + i)).collect();
+        for (r, v) in valid.into_iter().enumerate() {
+            self.validity.set(from + r, v);
+        }
+        fn reorder<T: Copy>(v: &mut [T], from: usize, perm: &[usize]) {
+            let tail: Vec<T> = perm.iter().map(|&i| v[from + i]).collect();
+            v[from..].copy_from_slice(&tail);
+        }
+        match &mut self.data {
+            Data::Bool(b) => {
+                let tail: Vec<bool> = perm.iter().map(|&i| b.get(from + i)).collect();
+                for (r, x) in tail.into_iter().enumerate() {
+                    b.set(from + r, x);
+                }
+            }
+            Data::I32(v) => reorder(v, from, perm),
+            Data::I64(v) => reorder(v, from, perm),
+            Data::F32(v) => reorder(v, from, perm),
+            Data::F64(v) => reorder(v, from, perm),
+            Data::Bytes { offsets, data } => {
+                let base = offsets[from] as usize;
+                let mut d = Vec::with_capacity(data.len() - base);
+                let mut o = Vec::with_capacity(perm.len());
+                for &i in perm {
+                    let (s, e) = (offsets[from + i] as usize, offsets[from + i + 1] as usize);
+                    d.extend_from_slice(&data[s..e]);
+                    o.push((base + d.len()) as i32);
+                }
+                data.truncate(base);
+                data.extend_from_slice(&d);
+                offsets[from + 1..].copy_from_slice(&o);
+            }
+        }
+    }
+
     pub fn finish(self, unit: TimeUnit) -> Column {
         let validity = if self.nulls > 0 {
             Some(self.validity)

@@ -307,16 +307,15 @@ impl TsFile {
             return Ok(None);
         };
         let series = self.device_series(src, d)?;
-        // Time slices of a device read what a whole read does only when each series'
-        // chunks follow one another in time (statistics in order, as writers leave them);
-        // otherwise there is no span to cut and the device is read whole.
+        // Time slices of a device read what a whole read does when every chunk's statistics
+        // claim a range (chunks out of time order are fine: reads sort them, see
+        // docs/tsfile.md "Out-of-order chunk groups"); otherwise there is no span to cut and
+        // the device is read whole.
         let ordered = series.iter().all(|s| {
-            let mut chunks: Vec<_> = s.chunks.iter().filter(|c| c.stats.count > 0).collect();
-            chunks.sort_by_key(|c| c.offset);
-            chunks.iter().all(|c| c.stats.start <= c.stats.end)
-                && chunks
-                    .windows(2)
-                    .all(|w| w[0].stats.end <= w[1].stats.start)
+            s.chunks
+                .iter()
+                .filter(|c| c.stats.count > 0)
+                .all(|c| c.stats.start <= c.stats.end)
         });
         if !ordered {
             return Ok(None);

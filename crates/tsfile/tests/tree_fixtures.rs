@@ -119,7 +119,9 @@ fn all_tree_fixtures() {
         .map(|n| n.trim_end_matches(".json").to_string())
         .filter(|n| {
             let text = std::fs::read_to_string(fixtures_dir().join(format!("{n}.json"))).unwrap();
-            serde_json::from_str::<Value>(&text).unwrap()["model"] == "tree"
+            let meta: Value = serde_json::from_str(&text).unwrap();
+            // (order_fixtures.rs reads the out-of-order files: several queries each.)
+            meta["model"] == "tree" && meta["devices"].is_array()
         })
         .collect();
     names.sort();

@@ -1,5 +1,6 @@
 /** Plain-text rendering of tables for the CLI: schema, column summaries and the first rows. */
 import { DataType, type Table, type Vector } from './arrow-lib.js';
+import { int64At } from './int64.js';
 
 const UNIT_DIGITS = [0, 3, 6, 9]; // Arrow TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND
 
@@ -21,10 +22,10 @@ export function isoDate(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The stored value of row `i` (timestamps at full precision: Arrow JS's `get` gives float ms). */
+/** The stored int64 of row `i` of a timestamp column (full precision: Arrow JS's `get` gives float ms). */
 function rawValue(vec: Vector, i: number): unknown {
   for (const d of vec.data) {
-    if (i < d.length) return d.getValid(i) ? (d.values as ArrayLike<unknown>)[i] : null;
+    if (i < d.length) return d.getValid(i) ? int64At(d, i) : null;
     i -= d.length;
   }
   return null;

@@ -4,6 +4,7 @@ import { abortable, checkAborted } from './abort.js';
 import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
 import { FileReaderBase, ReusedBuffers, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
+import { int64At } from './int64.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
 import { readAll, type ByteInput, type FileSource } from './source.js';
 import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
@@ -144,12 +145,24 @@ function cut(have: number[], bytes: Uint8Array, want: number[], last: boolean): 
   return out;
 }
 
-/** The time of a batch's last row (rows of one device come in time order). */
-function lastTime(b: RecordBatch): bigint {
+/**
+ * The time of a batch's last row (rows of one device come in time order) and how many of its
+ * rows have that time. @internal
+ */
+export function lastTimes(b: RecordBatch): [bigint, number] {
   const time = b.getChild('time')!;
-  const data = time.data[time.data.length - 1]!;
-  const v = (data.values as ArrayLike<bigint | number>)[data.offset + data.length - 1]!;
-  return BigInt(v);
+  let last: bigint | undefined;
+  let n = 0;
+  for (let k = time.data.length - 1; k >= 0; k--) {
+    const data = time.data[k]!;
+    for (let i = data.length - 1; i >= 0; i--) {
+      const t = int64At(data, i);
+      if (last !== undefined && t !== last) return [last, n];
+      last = t;
+      n++;
+    }
+  }
+  return [last!, n];
 }
 
 /** Bytes read from the end of the file at open. */
@@ -433,18 +446,21 @@ export class TsFile extends FileReaderBase {
         // for the next (a Blob or URL source), up to HOLD_BYTES, instead of being fetched again.
         this.#hold = !this.byteHost && !given;
         for (const [a, b] of await this.#windows(d, q, rows)) {
+          // A window goes on from the last time read, skipping the rows of that time already
+          // yielded (`skip`): out-of-order chunk groups can hold a time more than once.
           let from = a;
+          let skip = 0;
           for (;;) {
             if (left <= 0) return;
             const want = Math.min(rows, left);
             if (this.suppliedBytes > HOLD_BYTES) this.release();
-            const batch = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want }, given));
+            const read = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want + skip }, given));
+            const batch = skip > 0 ? read.slice(Math.min(skip, read.numRows)) : read;
             left -= batch.numRows;
             if (batch.numRows > 0) yield batch;
-            // Fewer rows than asked: the window is done; else go on after the last time read.
-            if (batch.numRows < want || left <= 0) break;
-            from = lastTime(batch) + 1n;
-            if (b !== undefined && from > toBig(b)!) break;
+            // Fewer rows than asked: the window is done; else go on from the last time read.
+            if (read.numRows < want + skip || left <= 0) break;
+            [from, skip] = lastTimes(read);
           }
         }
         this.#hold = false;

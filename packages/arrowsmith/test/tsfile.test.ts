@@ -61,7 +61,7 @@ describe('TsFile (wasm, Node)', () => {
     }, 60_000);
   }
 
-  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.model === 'tree')) {
+  for (const { mode, options } of MODES) for (const { name, data, json } of fixtures.filter((f) => f.json.model === 'tree' && f.json.devices)) {
     it(`tree model: ${name} matches every point (${mode})`, async () => {
       const f = await openTsFile(data, options());
       let points = 0;

@@ -1,6 +1,7 @@
 //! The aligned page loop: a device's time chunks, and beside each time page the value
 //! pages of the projected columns (one per column, row for row), decoded into the output.
 
+use super::order;
 use super::output::Output;
 use super::page::{
     check_times, compression, dec_err, fix_dates, page_err, page_overlaps, page_rows,
@@ -45,7 +46,17 @@ impl Reader<'_> {
             .iter()
             .map(|(_, s)| s.map(|s| Values::new(s.dtype.physical())))
             .collect();
-        for (ti, tc) in tchunks.iter().enumerate() {
+        // Chunk groups whose times go backwards or overlap: read them by start time, every
+        // row (the limit holds once they are sorted).
+        let ordered = order::in_order(&tchunks);
+        let mut visit: Vec<usize> = (0..tchunks.len()).collect();
+        let room = out.room;
+        if !ordered {
+            visit.sort_by_key(|&i| order::start_key(&tchunks[i]));
+            out.room = usize::MAX;
+        }
+        for ti in visit {
+            let tc = &tchunks[ti];
             if out.room == 0 {
                 return Ok(());
             }
@@ -223,6 +234,9 @@ impl Reader<'_> {
                     out.room -= hi - lo;
                 }
             }
+        }
+        if !ordered {
+            out.sort_device_rows(room);
         }
         Ok(())
     }

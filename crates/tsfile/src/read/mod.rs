@@ -8,6 +8,7 @@ mod aligned;
 mod budget;
 mod js_time;
 mod nonaligned;
+mod order;
 mod output;
 mod page;
 mod query;

@@ -1,6 +1,7 @@
 //! The non-aligned page loop: each series of a device read on its own (pages hold their
 //! own times and values), then merged into rows on the union of their timestamps.
 
+use super::order;
 use super::output::Output;
 use super::page::{
     append_values, check_times, compression, dec_err, fix_dates, page_err, page_overlaps,
@@ -27,6 +28,8 @@ impl Reader<'_> {
     ) -> Result<()> {
         // Each series: its (times, values) within the range.
         let mut per: Vec<Option<(Vec<i64>, Values)>> = Vec::with_capacity(fields.len());
+        // Some series holds a time twice (out-of-order chunk groups repeating it).
+        let mut repeats = false;
         for (_, s) in fields {
             let Some(s) = s else {
                 per.push(None);
@@ -34,7 +37,12 @@ impl Reader<'_> {
             };
             let mut ts = Vec::new();
             let mut vals = Values::new(s.dtype.physical());
-            for c in sorted(&s.chunks) {
+            let mut chunks = sorted(&s.chunks);
+            let ordered = order::in_order(&chunks);
+            if !ordered {
+                order::by_start(&mut chunks);
+            }
+            for c in chunks {
                 if !c.stats.overlaps(self.plan.start, self.plan.end) {
                     continue;
                 }
@@ -124,9 +132,15 @@ impl Reader<'_> {
                     append_values(&mut vals, &pv, lo, hi);
                 }
             }
+            if !ordered {
+                let perm = order::time_order(&ts);
+                ts = perm.iter().map(|&i| ts[i]).collect();
+                vals = order::gather(&vals, &perm);
+                repeats |= ts.windows(2).any(|w| w[0] == w[1]);
+            }
             per.push(Some((ts, vals)));
         }
-        out.merge_series(fields, &per);
+        out.merge_series(fields, &per, repeats);
         Ok(())
     }
 }

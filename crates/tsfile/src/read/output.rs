@@ -149,11 +149,17 @@ impl Output {
     /// Merge the (times, values) of a non-aligned device's series (`fields`: output column,
     /// `per`: its rows, `None` when the device lacks the series): the union of their
     /// timestamps, each sorted, capped by `room`; a series without a row at a time is null.
+    /// `repeats`: some series holds a time twice (out-of-order chunk groups), see
+    /// [`Output::merge_repeats`].
     pub fn merge_series(
         &mut self,
         fields: &[(usize, Option<&SeriesMeta>)],
         per: &[Option<(Vec<i64>, Values)>],
+        repeats: bool,
     ) {
+        if repeats {
+            return self.merge_repeats(fields, per);
+        }
         // Union of timestamps (each series is sorted), capped by the limit.
         let mut union: Vec<i64> = per
             .iter()
@@ -162,6 +168,8 @@ impl Output {
             .collect();
         union.sort_unstable();
         union.dedup();
+        // A series with as many times as the whole union has every one of them.
+        let full = union.len();
         union.truncate(self.room);
         for (j, (bi, _)) in fields.iter().enumerate() {
             let b = self.builder(*bi);
@@ -169,8 +177,8 @@ impl Output {
                 b.push_nulls(union.len());
                 continue;
             };
-            if ts.len() == union.len() && ts.first() == union.first() {
-                b.push_run(vals, 0, ts.len());
+            if ts.len() == full {
+                b.push_run(vals, 0, union.len());
                 continue;
             }
             let mut k = 0;
@@ -188,6 +196,73 @@ impl Output {
         }
         self.room -= union.len();
         self.times.extend_from_slice(&union);
+    }
+
+    /// [`Output::merge_series`] when a series holds a time more than once: a time takes as
+    /// many rows as the series holding it most often, the i-th point of each series at that
+    /// time going into its i-th row (points of one time are in chunk order).
+    #[inline(never)] // the rare path: out of line
+    fn merge_repeats(
+        &mut self,
+        fields: &[(usize, Option<&SeriesMeta>)],
+        per: &[Option<(Vec<i64>, Values)>],
+    ) {
+        let mut pos = vec![0usize; per.len()];
+        let run = |ts: &[i64], at: usize, t: i64| ts[at..].iter().take_while(|&&x| x == t).count();
+        while self.room > 0 {
+            let Some(t) = per
+                .iter()
+                .zip(&pos)
+                .filter_map(|(p, &k)| p.as_ref().and_then(|(ts, _)| ts.get(k).copied()))
+                .min()
+            else {
+                break;
+            };
+            let rows = per
+                .iter()
+                .zip(&pos)
+                .filter_map(|(p, &k)| p.as_ref().map(|(ts, _)| run(ts, k, t)))
+                .max()
+                .unwrap_or(0)
+                .min(self.room);
+            for (j, (bi, _)) in fields.iter().enumerate() {
+                let b = self.builders[*bi].as_mut().expect("a field column");
+                let Some((ts, vals)) = &per[j] else {
+                    b.push_nulls(rows);
+                    continue;
+                };
+                let n = run(ts, pos[j], t);
+                let kept = n.min(rows);
+                b.push_run(vals, pos[j], pos[j] + kept);
+                b.push_nulls(rows - kept);
+                pos[j] += n;
+            }
+            self.times.extend(std::iter::repeat_n(t, rows));
+            self.room -= rows;
+        }
+    }
+
+    /// Put the rows of the device being read (from `start_device`) in time order, equal
+    /// times keeping their order (out-of-order chunk groups of an aligned device, read
+    /// chunk after chunk by start time); then at most `room` of them are kept.
+    pub fn sort_device_rows(&mut self, room: usize) {
+        let from = self.device_start;
+        let perm = super::order::time_order(&self.times[from..]);
+        let sorted: Vec<i64> = perm.iter().map(|&i| self.times[from + i]).collect();
+        self.times.truncate(from);
+        self.times.extend_from_slice(&sorted);
+        for b in self.builders.iter_mut().flatten() {
+            b.permute_tail(from, &perm);
+        }
+        let n = self.times.len() - from;
+        if n > room {
+            let keep: Vec<bool> = (0..n).map(|r| r < room).collect();
+            self.times.truncate(from + room);
+            for b in self.builders.iter_mut().flatten() {
+                b.retain_tail(from, &keep);
+            }
+        }
+        self.room = room - n.min(room);
     }
 
     /// The batch: `time`, then the plan's columns in order (`series`: each device's series,
