@@ -2,6 +2,7 @@
 
 use arrowsmith_core::{DataType, Field, Result};
 
+use crate::float_bits::FloatBits;
 use crate::io::{unsupported, Cur};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -15,9 +16,23 @@ pub enum Datatype {
         /// `offset..offset + precision`, sign-extended when signed.
         bits: Option<(u16, u16)>,
     },
+    /// An IEEE 754 binary16/32/64 float (fields where the standard puts them).
     Float {
         size: u32,
         be: bool,
+    },
+    /// Any other floating-point layout (numpy's 16-byte long double: x87 80-bit extended;
+    /// bfloat16; N-bit floats): read as Float64 where each value converts exactly.
+    CustomFloat {
+        size: u32,
+        be: bool,
+        bits: FloatBits,
+    },
+    /// HDF5 2.0's complex class (11): a real and an imaginary part of one float type,
+    /// read as a FixedSizeList of 2 (`[real, imag]`).
+    Complex {
+        size: u32,
+        base: Box<Datatype>,
     },
     /// Fixed-length string. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded.
     FixedString {
@@ -92,7 +107,10 @@ impl Datatype {
             },
             Datatype::Float { size: 2, .. } => D::Float16,
             Datatype::Float { size: 4, .. } => D::Float32,
-            Datatype::Float { .. } => D::Float64,
+            Datatype::Float { .. } | Datatype::CustomFloat { .. } => D::Float64,
+            Datatype::Complex { base, .. } => {
+                D::FixedSizeList(Box::new(Field::new("item", base.arrow_type(), true)), 2)
+            }
             Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
             Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
             Datatype::Bitfield { size, .. } if matches!(size, 1 | 2 | 4 | 8) => Datatype::Int {
@@ -127,6 +145,8 @@ impl Datatype {
         match self {
             Datatype::Int { size, .. }
             | Datatype::Float { size, .. }
+            | Datatype::CustomFloat { size, .. }
+            | Datatype::Complex { size, .. }
             | Datatype::FixedString { size, .. }
             | Datatype::Bitfield { size, .. }
             | Datatype::Opaque { size, .. }
@@ -221,6 +241,10 @@ impl Datatype {
                 )
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
+            Datatype::CustomFloat { size, be, bits } => {
+                format!("float{}{}({})", size * 8, o(be), bits.describe())
+            }
+            Datatype::Complex { base, .. } => format!("complex<{}>", base.describe()),
             Datatype::FixedString { size, pad, utf8 } => format!(
                 "string[{size}]({},{})",
                 if *utf8 { "utf8" } else { "ascii" },
@@ -310,16 +334,15 @@ impl Datatype {
                 }
             }
             1 => {
-                c.skip(12)?;
                 if bf & 0x40 != 0 {
                     return Err(unsupported(at, "VAX-endian floating point"));
                 }
-                if !matches!(size, 2 | 4 | 8) {
-                    return Err(unsupported(at, format!("floating point of {size} bytes")));
-                }
-                Datatype::Float {
-                    size,
-                    be: bf & 1 != 0,
+                let be = bf & 1 != 0;
+                let bits = FloatBits::parse(c, bf, size, at)?;
+                if bits.is_ieee(size) {
+                    Datatype::Float { size, be }
+                } else {
+                    Datatype::CustomFloat { size, be, bits }
                 }
             }
             2 => {
@@ -460,7 +483,30 @@ impl Datatype {
                     base: Box::new(base),
                 }
             }
-            k => return Err(unsupported(at, format!("datatype class {k}"))),
+            11 => {
+                // HDF5 2.0 complex: bit 0 = both parts of one type (the only form libhdf5
+                // writes), bits 1-2 = rectangular form (0); the base float follows.
+                if bf & 1 == 0 || (bf >> 1) & 3 != 0 {
+                    return Err(unsupported(
+                        at,
+                        "complex datatype (HDF5 2.0) of a non-rectangular or mixed form",
+                    ));
+                }
+                let base = Self::parse_depth(c, depth + 1)?;
+                if !matches!(base, Datatype::Float { .. } | Datatype::CustomFloat { .. })
+                    || base.size() as u64 * 2 != size as u64
+                {
+                    return Err(c.invalid(format!(
+                        "complex datatype of {size} bytes over a {} base",
+                        base.describe()
+                    )));
+                }
+                Datatype::Complex {
+                    size,
+                    base: Box::new(base),
+                }
+            }
+            k => return Err(unsupported(at, format!("datatype class {k} (unknown)"))),
         })
     }
 }
