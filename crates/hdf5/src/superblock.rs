@@ -22,6 +22,8 @@ pub struct Superblock {
     pub location: u64,
     /// Root group object header address (relative to `base`).
     pub root: u64,
+    /// Superblock extension object header address (v2/3; `UNDEF` when none).
+    pub ext: u64,
 }
 
 impl Superblock {
@@ -56,14 +58,18 @@ impl Superblock {
                 let b = read_abs(src, at, len, "superblock v0/1")?;
                 let mut c = Cur::new(b, at, "superblock", so, sl);
                 c.skip(fixed as usize)?;
-                let base = c.addr()?;
+                // The base address is where the signature is found, as libhdf5 takes it
+                // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
+                // stores the true base, `h5jam` prepends a user block to a finished file
+                // and leaves the field at 0.
+                let _stored_base = c.addr()?;
+                let base = at;
                 let _free = c.addr()?;
                 c.addr()?; // end-of-file address: the source's size is what bounds reads
                 let _driver = c.addr()?;
                 // Root group symbol table entry.
                 let _name_off = c.addr()?;
                 let root = c.addr()?;
-                let base = if base == UNDEF { at } else { base };
                 Ok(Superblock {
                     version,
                     so,
@@ -71,6 +77,7 @@ impl Superblock {
                     base,
                     location: at,
                     root,
+                    ext: UNDEF,
                 })
             }
             2 | 3 => {
@@ -81,11 +88,15 @@ impl Superblock {
                 checksum::verify(b, at, "superblock")?;
                 let mut c = Cur::new(b, at, "superblock", so, sl);
                 c.skip(12)?;
-                let base = c.addr()?;
-                let _ext = c.addr()?;
+                // The base address is where the signature is found, as libhdf5 takes it
+                // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
+                // stores the true base, `h5jam` prepends a user block to a finished file
+                // and leaves the field at 0.
+                let _stored_base = c.addr()?;
+                let base = at;
+                let ext = c.addr()?;
                 c.addr()?; // end-of-file address: the source's size is what bounds reads
                 let root = c.addr()?;
-                let base = if base == UNDEF { at } else { base };
                 Ok(Superblock {
                     version,
                     so,
@@ -93,6 +104,7 @@ impl Superblock {
                     base,
                     location: at,
                     root,
+                    ext,
                 })
             }
             v => Err(unsupported(at + 8, format!("superblock version {v}"))),
