@@ -14,6 +14,7 @@
 mod attribute;
 mod ctx;
 mod dataset;
+mod external_storage;
 mod file;
 mod limits;
 mod list;
