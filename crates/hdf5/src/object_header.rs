@@ -131,9 +131,14 @@ impl<'a> ObjectHeader<'a> {
         } else {
             let head = ctx.read(addr, 16, "object header v1")?;
             if head[0] != 1 {
-                return Err(unsupported(
+                // Version 1 is the only header without a signature: anything else here is
+                // not an object header (a wrong address, damaged bytes).
+                return Err(invalid(
                     abs,
-                    format!("object header version {}", head[0]),
+                    format!(
+                        "no object header here (neither OHDR nor version 1: first byte {})",
+                        head[0]
+                    ),
                 ));
             }
             let nmsg = u16::from_le_bytes([head[2], head[3]]) as usize;

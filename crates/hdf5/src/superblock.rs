@@ -113,10 +113,19 @@ impl Superblock {
 }
 
 fn check_sizes(at: u64, so: u8, sl: u8) -> Result<()> {
-    if !matches!(so, 2 | 4 | 8) || !matches!(sl, 2 | 4 | 8) {
+    let ok = |n: u8| matches!(n, 2 | 4 | 8);
+    // libhdf5 also allows 16 and 32 (no writer is known to use them).
+    let valid = |n: u8| matches!(n, 2 | 4 | 8 | 16 | 32);
+    if !valid(so) || !valid(sl) {
         return Err(invalid(
             at,
-            format!("superblock: unsupported size of offsets {so} / lengths {sl}"),
+            format!("superblock: size of offsets {so} / lengths {sl}"),
+        ));
+    }
+    if !ok(so) || !ok(sl) {
+        return Err(unsupported(
+            at,
+            format!("superblock: size of offsets {so} / lengths {sl} (beyond 8 bytes)"),
         ));
     }
     Ok(())
