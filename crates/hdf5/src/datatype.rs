@@ -48,8 +48,13 @@ pub enum Datatype {
         size: u32,
         tag: String,
     },
+    /// The time class (`H5T_UNIX_D32` / `D64`), written by PyTables for Time32 / Time64
+    /// (libhdf5 converts nothing for it; h5py cannot read it). PyTables' encoding: 4 bytes
+    /// = int32 seconds; 8 bytes = seconds in the high 32 bits, microseconds in the low 32,
+    /// both signed, read as float64 seconds. Other sizes: the element bytes.
     Time {
         size: u32,
+        be: bool,
     },
     Compound {
         size: u32,
@@ -120,6 +125,8 @@ impl Datatype {
                 bits: None,
             }
             .arrow_type(),
+            Datatype::Time { size: 4, .. } => D::Int32,
+            Datatype::Time { size: 8, .. } => D::Float64,
             Datatype::Bitfield { .. }
             | Datatype::Opaque { .. }
             | Datatype::Time { .. }
@@ -150,7 +157,7 @@ impl Datatype {
             | Datatype::FixedString { size, .. }
             | Datatype::Bitfield { size, .. }
             | Datatype::Opaque { size, .. }
-            | Datatype::Time { size }
+            | Datatype::Time { size, .. }
             | Datatype::Compound { size, .. }
             | Datatype::Reference { size, .. }
             | Datatype::VlString { size, .. }
@@ -261,7 +268,11 @@ impl Datatype {
                     format!("({tag})")
                 }
             ),
-            Datatype::Time { size } => format!("time[{size}]"),
+            Datatype::Time { size: 4, be } => format!("time32{}(PyTables: int32 seconds)", o(be)),
+            Datatype::Time { size: 8, be } => {
+                format!("time64{}(PyTables: float64 seconds)", o(be))
+            }
+            Datatype::Time { size, .. } => format!("time[{size}]"),
             Datatype::Compound { members, .. } => format!(
                 "compound{{{}}}",
                 members
@@ -346,8 +357,11 @@ impl Datatype {
                 }
             }
             2 => {
-                c.skip(4)?;
-                Datatype::Time { size }
+                c.skip(2)?; // bit precision: the only property of the time class
+                Datatype::Time {
+                    size,
+                    be: bf & 1 != 0,
+                }
             }
             3 => Datatype::FixedString {
                 size,

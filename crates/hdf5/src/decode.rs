@@ -354,9 +354,32 @@ pub fn decode(
             stride,
             off,
         )?,
+        Datatype::Time { size: 4, be } => decode(
+            vl,
+            &Datatype::Int {
+                size: 4,
+                signed: true,
+                be: *be,
+                bits: None,
+            },
+            bytes,
+            n,
+            stride,
+            off,
+        )?,
+        Datatype::Time { size: 8, be } => {
+            // PyTables' timeval32 → float64, computed as it does (`typeconv.c`):
+            // 1e-6 × (int32) low word + (high word, arithmetic shift).
+            let v: Vec<i64> = prim(bytes, n, stride, off, *be);
+            let secs = v
+                .iter()
+                .map(|&x| 1e-6 * (x as i32) as f64 + (x >> 32) as f64)
+                .collect();
+            Column::primitive(DataType::Float64, Buffer::F64(secs), None)
+        }
         Datatype::Bitfield { size, .. }
         | Datatype::Opaque { size, .. }
-        | Datatype::Time { size }
+        | Datatype::Time { size, .. }
         | Datatype::Reference { size, .. } => fixed_binary(bytes, n, stride, off, *size as usize),
         Datatype::Enum { .. } => enum_column(dt, bytes, n, stride, off),
         Datatype::Compound { members, .. } => {
