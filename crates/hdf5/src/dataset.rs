@@ -33,7 +33,7 @@ pub struct DatasetInfo {
     pub chunk_index: Option<String>,
     /// Filter names in pipeline order, e.g. ["shuffle", "deflate"].
     pub filters: Vec<String>,
-    /// The Arrow fields `read` returns (none when the dataset cannot be read).
+    /// The Arrow fields `read` returns (none when the datatype cannot be decoded).
     pub fields: Vec<Field>,
     /// What this reader cannot read in the dataset, in words (`virtual dataset`, `filter
     /// id 32026 (blosc2) is not supported`): a `read` fails `Unsupported` with it. The

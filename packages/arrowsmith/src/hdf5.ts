@@ -16,6 +16,12 @@ export interface Hdf5Entry {
   dtype: string;
   /** A link that does not resolve in this file: `file:/path` of an external link, the target of a dangling soft link. */
   target?: string;
+  /**
+   * A dataset (or committed datatype) this reader cannot read, and why, in words (`filter
+   * id 32026 (blosc2) is not supported`, `external storage (…)`); its `info` says the same
+   * and reading it is an `unsupported` DecodeError. Absent when it reads.
+   */
+  unsupported?: string;
 }
 export interface Hdf5DatasetInfo {
   shape: number[];
@@ -27,7 +33,10 @@ export interface Hdf5DatasetInfo {
   chunks: number[] | null;
   chunkIndex: string | null;
   filters: string[];
+  /** The columns a read returns (none when the datatype is one this reader cannot decode). */
   fields: string[];
+  /** What this reader cannot read in the dataset, in words; null when it reads. */
+  unsupported: string | null;
 }
 export interface Hdf5ReadOptions extends FileReadOptions {
   /** First row (along the first dimension). Default 0. */
@@ -316,6 +325,7 @@ export class Hdf5File extends FileReaderBase {
       yield* to.file.batches(to.path, options);
       return;
     }
+    if (info.unsupported !== null) throw new DecodeError('HDF5', undefined, 'unsupported', `${path}: ${info.unsupported}`);
     const rows = options.rows ?? batchRows(info);
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
     const total = info.shape.length === 0 ? 1 : info.shape[0]!;
