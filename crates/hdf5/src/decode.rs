@@ -287,7 +287,7 @@ pub fn decode(
                 let x = e.iter().enumerate().fold(0u128, |a, (k, &b)| {
                     a | (b as u128) << (8 * if *be { s - 1 - k } else { k })
                 });
-                v.push(bits.to_f64(x).ok_or_else(|| {
+                v.push(bits.value(x).ok_or_else(|| {
                     crate::io::unsupported(
                         0,
                         format!(

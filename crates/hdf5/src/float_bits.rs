@@ -101,7 +101,7 @@ impl FloatBits {
 
     /// The value of one element (its bytes as a little-endian integer) as an f64, or
     /// `None` when f64 cannot hold it exactly.
-    pub fn to_f64(&self, x: u128) -> Option<f64> {
+    pub fn value(&self, x: u128) -> Option<f64> {
         let field = |pos: u8, n: u8| (x >> pos) & ((1u128 << n) - 1);
         let neg = (x >> self.sign) & 1 == 1;
         let exp = field(self.exp_pos, self.exp_size) as u64;
@@ -207,17 +207,17 @@ mod tests {
             -0.0,
             3.0e-310,
         ] {
-            let got = X87.to_f64(x87(v)).unwrap();
+            let got = X87.value(x87(v)).unwrap();
             assert_eq!(got.to_bits(), v.to_bits(), "{v}");
         }
         // One more mantissa bit than f64 holds.
-        assert_eq!(X87.to_f64(x87(1.0) | 1 << 10), None);
+        assert_eq!(X87.value(x87(1.0) | 1 << 10), None);
         // Below f64's smallest subnormal (2^-1075).
-        assert_eq!(X87.to_f64((16383u128 - 1075) << 64 | 1 << 63), None);
+        assert_eq!(X87.value((16383u128 - 1075) << 64 | 1 << 63), None);
         // Past f64's range.
-        assert_eq!(X87.to_f64((16383u128 + 1024) << 64 | 1 << 63), None);
-        assert_eq!(X87.to_f64(0x7fffu128 << 64 | 1 << 63), Some(f64::INFINITY));
-        assert!(X87.to_f64(0x7fffu128 << 64 | 3 << 62).unwrap().is_nan());
+        assert_eq!(X87.value((16383u128 + 1024) << 64 | 1 << 63), None);
+        assert_eq!(X87.value(0x7fffu128 << 64 | 1 << 63), Some(f64::INFINITY));
+        assert!(X87.value(0x7fffu128 << 64 | 3 << 62).unwrap().is_nan());
     }
 
     #[test]
@@ -237,7 +237,7 @@ mod tests {
         for v in [1.0f32, -3.5, 1e-40, 65536.0] {
             let top = (v.to_bits() >> 16) as u128;
             assert_eq!(
-                bf16.to_f64(top),
+                bf16.value(top),
                 Some(f32::from_bits((top as u32) << 16) as f64)
             );
         }
