@@ -102,6 +102,19 @@ pub(crate) struct Dataset {
 
 impl Hdf5File {
     pub(crate) fn dataset_at(&self, ctx: &Ctx, addr: u64) -> Result<Dataset> {
+        let (ds, external) = self.dataset_and_external(ctx, addr)?;
+        match external {
+            Some(slots) => Err(crate::external_storage::refusal(ds.at, &slots)),
+            None => Ok(ds),
+        }
+    }
+
+    /// The dataset at `addr` and, when its raw data is in other files, their slots.
+    pub(crate) fn dataset_and_external(
+        &self,
+        ctx: &Ctx,
+        addr: u64,
+    ) -> Result<(Dataset, Option<Vec<crate::external_storage::ExternalSlot>>)> {
         let oh = ObjectHeader::parse(ctx, addr)?;
         let at = ctx.abs(addr)?;
         let m = |k: u16, what: &str| {
@@ -133,22 +146,25 @@ impl Hdf5File {
             (None, Some(f)) => layout::parse_fill(&mut cur(f, "fill value message"), true)?,
             _ => None,
         };
-        if let Some(m) = oh.find(MSG_EXTERNAL) {
-            let slots = crate::external_storage::parse(ctx, m)?;
-            return Err(crate::external_storage::refusal(at, &slots));
-        }
+        let external = match oh.find(MSG_EXTERNAL) {
+            Some(m) => Some(crate::external_storage::parse(ctx, m)?),
+            None => None,
+        };
         if dtype.size() == 0 {
             return Err(invalid(tm.offset, "datatype of size 0"));
         }
-        Ok(Dataset {
-            layout_version: lm.data.first().copied().unwrap_or(0),
-            dtype,
-            space,
-            layout,
-            filters,
-            fill,
-            at,
-        })
+        Ok((
+            Dataset {
+                layout_version: lm.data.first().copied().unwrap_or(0),
+                dtype,
+                space,
+                layout,
+                filters,
+                fill,
+                at,
+            },
+            external,
+        ))
     }
 
     pub(crate) fn dataset(&self, ctx: &Ctx, path: &str) -> Result<Dataset> {

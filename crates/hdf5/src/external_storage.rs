@@ -2,10 +2,12 @@
 //! data lives in other files, as a list of (file name, offset in it, bytes) slots; the
 //! names are in a local heap.
 
-use arrowsmith_core::Result;
+use arrowsmith_core::{Batch, ByteSource, ErrorCode, Result};
 
 use crate::ctx::Ctx;
-use crate::io::{invalid, unsupported, Cur};
+use crate::dataset::Dataset;
+use crate::file::Hdf5File;
+use crate::io::{err, invalid, unsupported, Cur};
 use crate::local_heap::LocalHeap;
 use crate::object_header::Message;
 
@@ -60,8 +62,129 @@ pub fn refusal(at: u64, slots: &[ExternalSlot]) -> arrowsmith_core::DecodeError 
     unsupported(
         at,
         format!(
-            "external storage (raw data in other files: {})",
+            "external storage (raw data in other files: {}; a resolver reads them)",
             names.join(", ")
         ),
     )
+}
+
+/// A slot size of all ones: the slot runs to the end of its file (`H5F_UNLIMITED`).
+fn slot_len(s: &ExternalSlot, sl: u8) -> u64 {
+    if sl < 8 && s.size == (1u64 << (8 * sl as u32)) - 1 {
+        u64::MAX
+    } else {
+        s.size
+    }
+}
+
+impl Hdf5File {
+    /// For a dataset whose raw data is in other files (`H5Pset_external`): the pieces
+    /// `(file name as stored, offset in it, bytes)` whose bytes, in order, are the raw data
+    /// of rows `start..start+count`; `None` for any other dataset. A host reads them (a
+    /// file shorter than a piece reads as zeros past its end, as libhdf5 does) and hands
+    /// the bytes to [`Hdf5File::read_external`].
+    pub fn external_ranges(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+    ) -> Result<Option<Vec<(String, u64, u64)>>> {
+        let ctx = self.ctx(src);
+        let addr = self.resolve(&ctx, path, 0)?;
+        let (ds, slots) = self.dataset_and_external(&ctx, addr)?;
+        let Some(slots) = slots else {
+            return Ok(None);
+        };
+        let (nrows, row_bytes) = rows(&ds, path, start, count)?;
+        let too_big = || invalid(ds.at, format!("{path}: selection too large"));
+        let lo = start.checked_mul(row_bytes).ok_or_else(too_big)?;
+        let hi = nrows
+            .checked_mul(row_bytes)
+            .and_then(|n| n.checked_add(lo))
+            .ok_or_else(too_big)?;
+        let mut out = Vec::new();
+        let mut at = 0u64; // logical offset where the slot starts
+        for s in &slots {
+            if at >= hi {
+                break;
+            }
+            let len = slot_len(s, ctx.sb.sl);
+            let end = at.saturating_add(len);
+            let (a, b) = (lo.max(at), hi.min(end));
+            if a < b {
+                let off = s.offset.checked_add(a - at).ok_or_else(too_big)?;
+                out.push((s.name.clone(), off, b - a));
+            }
+            at = end;
+        }
+        if at < hi {
+            return Err(invalid(
+                ds.at,
+                format!("{path}: external storage slots hold {at} bytes, the rows need {hi}"),
+            ));
+        }
+        Ok(Some(out))
+    }
+
+    /// Rows `start..start+count` of a dataset with external storage, from `raw`: the bytes
+    /// of the pieces [`Hdf5File::external_ranges`] lists, concatenated in order.
+    pub fn read_external(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+        raw: &[u8],
+    ) -> Result<Batch> {
+        let ctx = self.ctx(src);
+        let addr = self.resolve(&ctx, path, 0)?;
+        let (ds, slots) = self.dataset_and_external(&ctx, addr)?;
+        if slots.is_none() {
+            return Err(invalid(ds.at, format!("{path}: no external storage")));
+        }
+        let (nrows, row_bytes) = rows(&ds, path, start, count)?;
+        if nrows.checked_mul(row_bytes) != Some(raw.len() as u64) {
+            return Err(invalid(
+                ds.at,
+                format!(
+                    "{path}: {} bytes of external data given, the rows need {}",
+                    raw.len(),
+                    nrows.saturating_mul(row_bytes)
+                ),
+            ));
+        }
+        let es = ds.dtype.size() as u64;
+        let n = raw.len() as u64 / es.max(1);
+        let (fields, columns) = self.decode_selection(&ctx, &ds, raw, nrows, n, path)?;
+        let mut b = Batch::new(fields, columns);
+        b.num_rows = nrows as usize;
+        Ok(b)
+    }
+}
+
+/// The rows of `start..start+count` that exist and the raw bytes of one row.
+fn rows(ds: &Dataset, path: &str, start: u64, count: Option<u64>) -> Result<(u64, u64)> {
+    let dims = &ds.space.dims;
+    let total = if ds.space.null {
+        0
+    } else if dims.is_empty() {
+        1
+    } else {
+        dims[0]
+    };
+    if start > total {
+        return Err(err(
+            ds.at,
+            ErrorCode::NotFound,
+            format!("{path}: start row {start} past {total} rows"),
+        ));
+    }
+    let nrows = count.unwrap_or(u64::MAX).min(total - start);
+    let row = dims
+        .iter()
+        .skip(1)
+        .try_fold(ds.dtype.size() as u64, |a, &d| a.checked_mul(d))
+        .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
+    Ok((nrows, row))
 }

@@ -94,7 +94,7 @@ impl Hdf5File {
     }
 
     /// Decode `n` elements of raw selection bytes into the fields and columns of a batch.
-    fn decode_selection(
+    pub(crate) fn decode_selection(
         &self,
         ctx: &Ctx,
         ds: &Dataset,

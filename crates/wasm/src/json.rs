@@ -165,6 +165,18 @@ pub fn entries(entries: &[Entry]) -> String {
     })
 }
 
+/// External storage pieces as `[{"file", "offset", "length"}, ...]`.
+#[cfg(feature = "hdf5")]
+pub fn external_pieces(p: &[(String, u64, u64)]) -> String {
+    array(p, |(file, offset, length)| {
+        obj()
+            .str("file", file)
+            .num("offset", offset)
+            .num("length", length)
+            .finish()
+    })
+}
+
 #[cfg(feature = "hdf5")]
 pub fn dataset_info(i: &DatasetInfo) -> String {
     obj()
