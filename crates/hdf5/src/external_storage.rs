@@ -103,6 +103,15 @@ impl Hdf5File {
             .checked_mul(row_bytes)
             .and_then(|n| n.checked_add(lo))
             .ok_or_else(too_big)?;
+        // The host allocates the pieces' total: bounded as a read's buffer is.
+        if hi - lo > self.max_read_bytes {
+            return Err(crate::limits::too_large(
+                ds.at,
+                hi - lo,
+                self.max_read_bytes,
+                &format!("{path}: external storage"),
+            ));
+        }
         let mut out = Vec::new();
         let mut at = 0u64; // logical offset where the slot starts
         for s in &slots {

@@ -127,3 +127,18 @@ fn external_storage_reads_through_the_host_as_h5py_does() {
         }
     }
 }
+
+#[test]
+fn external_storage_pieces_are_bounded_by_the_read_limit() {
+    let (b, mut f) = open("extstore/extstore.h5");
+    f.max_read_bytes = 95;
+    let e = f.external_ranges(&b, "/grid", 0, None).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge, "{e}");
+    assert_eq!(
+        f.external_ranges(&b, "/grid", 0, Some(2))
+            .unwrap()
+            .unwrap()
+            .len(),
+        1
+    );
+}
