@@ -165,5 +165,26 @@ mod tests {
         let f = open("userblock_latest");
         assert_eq!(f.superblock.location, 512);
         assert_eq!(open("len4").superblock.sl, 4);
+        // h5jam: a 1024-byte user block before a file whose base address field says 0.
+        for name in ["h5jam_earliest", "h5jam_latest"] {
+            let f = open(name);
+            assert_eq!(
+                (f.superblock.location, f.superblock.base),
+                (1024, 1024),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_beyond_8_bytes_are_unsupported_other_sizes_invalid() {
+        use arrowsmith_core::ErrorCode;
+        let (b, _) = super::open_fixture("vl_earliest");
+        for (so, code) in [(16, ErrorCode::Unsupported), (3, ErrorCode::Invalid)] {
+            let mut b = b.clone();
+            b[13] = so; // superblock v0: size of offsets
+            let e = crate::Hdf5File::open(&b).err().unwrap();
+            assert_eq!(e.code, code, "{so}: {e}");
+        }
     }
 }
