@@ -62,14 +62,15 @@ impl Superblock {
                 // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
                 // stores the true base, `h5jam` prepends a user block to a finished file
                 // and leaves the field at 0.
-                let _stored_base = c.addr()?;
+                let stored_base = c.addr()?;
                 let base = at;
                 let _free = c.addr()?;
-                c.addr()?; // end-of-file address: the source's size is what bounds reads
+                let eof = c.addr()?;
                 let _driver = c.addr()?;
                 // Root group symbol table entry.
                 let _name_off = c.addr()?;
                 let root = c.addr()?;
+                check_eof(src, at, stored_base, eof)?;
                 Ok(Superblock {
                     version,
                     so,
@@ -92,11 +93,12 @@ impl Superblock {
                 // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
                 // stores the true base, `h5jam` prepends a user block to a finished file
                 // and leaves the field at 0.
-                let _stored_base = c.addr()?;
+                let stored_base = c.addr()?;
                 let base = at;
                 let ext = c.addr()?;
-                c.addr()?; // end-of-file address: the source's size is what bounds reads
+                let eof = c.addr()?;
                 let root = c.addr()?;
+                check_eof(src, at, stored_base, eof)?;
                 Ok(Superblock {
                     version,
                     so,
@@ -110,6 +112,32 @@ impl Superblock {
             v => Err(unsupported(at + 8, format!("superblock version {v}"))),
         }
     }
+}
+
+/// A file shorter than its superblock's end-of-file address is truncated: libhdf5 refuses
+/// it (`H5F__super_read`: "truncated file"), though what is left may still parse. The
+/// address counts from the stored base; a user block prepended later (h5jam) moves it by
+/// the difference, as libhdf5 adjusts it.
+fn check_eof(src: &dyn ByteSource, at: u64, stored_base: u64, eof: u64) -> Result<()> {
+    if eof == UNDEF || stored_base == UNDEF {
+        return Ok(());
+    }
+    let need = if at >= stored_base {
+        eof.saturating_add(at - stored_base)
+    } else {
+        eof.saturating_sub(stored_base - at)
+    };
+    if src.size() < need {
+        return Err(crate::io::err(
+            src.size(),
+            arrowsmith_core::ErrorCode::Truncated,
+            format!(
+                "file truncated: {} bytes, the superblock's end-of-file address says {need}",
+                src.size()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_sizes(at: u64, so: u8, sl: u8) -> Result<()> {
@@ -185,6 +213,22 @@ mod tests {
             b[13] = so; // superblock v0: size of offsets
             let e = crate::Hdf5File::open(&b).err().unwrap();
             assert_eq!(e.code, code, "{so}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_file_shorter_than_its_end_of_file_address_is_truncated() {
+        use arrowsmith_core::ErrorCode;
+        for name in [
+            "vl_earliest",
+            "vl_latest",
+            "userblock_earliest",
+            "h5jam_earliest",
+        ] {
+            let (b, _) = super::open_fixture(name);
+            let cut = b[..b.len() - 1].to_vec();
+            let e = crate::Hdf5File::open(&cut).err().unwrap();
+            assert_eq!(e.code, ErrorCode::Truncated, "{name}: {e}");
         }
     }
 }
