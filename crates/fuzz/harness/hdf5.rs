@@ -38,6 +38,11 @@ pub fn exercise(data: &[u8], max_read_bytes: u64) -> usize {
             ok += 1;
         }
         let _ = f.read(src, p, 1, Some(2));
+        // External storage: the pieces (bounded by the read limit), decoded from zeros.
+        if let Ok(Some(pieces)) = f.external_ranges(src, p, 0, None) {
+            let n: u64 = pieces.iter().map(|p| p.2).sum();
+            let _ = f.read_external(src, p, 0, None, &vec![0; n as usize]);
+        }
     }
     ok
 }

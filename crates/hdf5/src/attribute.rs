@@ -10,7 +10,9 @@ use crate::decode::{decode, fixed_size_lists};
 use crate::file::Hdf5File;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{unsupported, Cur, UNDEF};
-use crate::object_header::{ObjectHeader, MSG_ATTRIBUTE, MSG_ATTR_INFO, MSG_DATATYPE};
+use crate::object_header::{
+    ObjectHeader, MSG_ATTRIBUTE, MSG_ATTR_INFO, MSG_DATASPACE, MSG_DATATYPE,
+};
 use crate::vlen::VlReader;
 
 pub struct RawAttribute {
@@ -59,15 +61,20 @@ pub fn datatype(ctx: &Ctx, data: &[u8], offset: u64, shared: bool) -> Result<Dat
     if !shared {
         return Datatype::parse(&mut c);
     }
+    if crate::sohm::in_heap(data) {
+        let body = crate::sohm::resolve(ctx, MSG_DATATYPE, data, offset)?;
+        return Datatype::parse(&mut Cur::new(
+            body,
+            offset,
+            "shared datatype message",
+            ctx.sb.so,
+            ctx.sb.sl,
+        ));
+    }
     let v = c.u8()?;
-    let ty = c.u8()?;
+    let _ty = c.u8()?;
     if v == 1 {
         c.skip(6)?;
-    } else if v == 3 && ty == 1 {
-        return Err(unsupported(
-            offset,
-            "datatype stored in the shared object header message heap",
-        ));
     }
     let addr = c.addr()?;
     let oh = ObjectHeader::parse(ctx, addr)?;
@@ -111,13 +118,21 @@ fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
     let toff = c.off();
     let tb = c.bytes(pad(tlen))?;
     let dtype = datatype(ctx, &tb[..tlen.min(tb.len())], toff, flags & 1 != 0)?;
-    if flags & 2 != 0 {
-        return Err(unsupported(offset, "shared dataspace in an attribute"));
-    }
+    let soff = c.off();
     let sb = c.bytes(pad(slen))?;
+    let sb = if flags & 2 == 0 {
+        sb
+    } else if crate::sohm::in_heap(sb) {
+        crate::sohm::resolve(ctx, MSG_DATASPACE, sb, soff)?
+    } else {
+        return Err(unsupported(
+            offset,
+            "attribute whose dataspace is shared in another object header",
+        ));
+    };
     let space = Dataspace::parse(&mut Cur::new(
         sb,
-        c.off(),
+        soff,
         "attribute dataspace",
         ctx.sb.so,
         ctx.sb.sl,
@@ -149,7 +164,7 @@ impl Hdf5File {
             let mut vl = VlReader::new(&ctx, &self.gcol, self.max_read_bytes);
             let col = decode(&mut vl, &a.dtype, &a.data, n, a.dtype.size(), 0)?;
             let col = if a.space.dims.len() > 1 {
-                fixed_size_lists(col, &a.space.dims[1..])
+                fixed_size_lists(col, &a.space.dims[1..], a.space.dims[0] as usize)
             } else {
                 col
             };

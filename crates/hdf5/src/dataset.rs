@@ -33,8 +33,61 @@ pub struct DatasetInfo {
     pub chunk_index: Option<String>,
     /// Filter names in pipeline order, e.g. ["shuffle", "deflate"].
     pub filters: Vec<String>,
-    /// The Arrow fields `read` returns.
+    /// The Arrow fields `read` returns (none when the datatype cannot be decoded).
     pub fields: Vec<Field>,
+    /// What this reader cannot read in the dataset, in words (`virtual dataset`, `filter
+    /// id 32026 (blosc2) is not supported`): a `read` fails `Unsupported` with it. The
+    /// other fields say what the header does describe.
+    pub unsupported: Option<String>,
+}
+
+/// A dataset header's messages parsed one by one, each kept if it parses: what `list` and
+/// `info` still show of a dataset that uses a feature this reader does not decode.
+pub(crate) struct Parts {
+    space: Option<Dataspace>,
+    dtype: Option<Datatype>,
+    layout: Option<(Layout, u8)>,
+    filters: Vec<Filter>,
+}
+
+impl Parts {
+    pub(crate) fn parse<'a>(ctx: &Ctx<'a>, oh: &ObjectHeader<'a>) -> Parts {
+        let cur = |m: &Message<'a>, what| Cur::new(m.data, m.offset, what, ctx.sb.so, ctx.sb.sl);
+        let space = oh
+            .find(MSG_DATASPACE)
+            .and_then(|m| Dataspace::parse(&mut cur(m, "dataspace message")).ok());
+        let dtype = oh
+            .find(MSG_DATATYPE)
+            .and_then(|m| attribute::datatype(ctx, m.data, m.offset, m.flags & 2 != 0).ok());
+        let layout = oh.find(MSG_LAYOUT).and_then(|m| {
+            let l = Layout::parse(&mut cur(m, "layout message")).ok()?;
+            Some((l, m.data.first().copied().unwrap_or(0)))
+        });
+        let filters = oh
+            .find(MSG_FILTERS)
+            .and_then(|m| layout::parse_filters(&mut cur(m, "filter pipeline message")).ok())
+            .unwrap_or_default();
+        Parts {
+            space,
+            dtype,
+            layout,
+            filters,
+        }
+    }
+
+    pub(crate) fn shape(&self) -> Vec<u64> {
+        self.space
+            .as_ref()
+            .map(|s| s.dims.clone())
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn dtype(&self) -> String {
+        self.dtype
+            .as_ref()
+            .map(Datatype::describe)
+            .unwrap_or_default()
+    }
 }
 
 pub(crate) struct Dataset {
@@ -49,6 +102,19 @@ pub(crate) struct Dataset {
 
 impl Hdf5File {
     pub(crate) fn dataset_at(&self, ctx: &Ctx, addr: u64) -> Result<Dataset> {
+        let (ds, external) = self.dataset_and_external(ctx, addr)?;
+        match external {
+            Some(slots) => Err(crate::external_storage::refusal(ds.at, &slots)),
+            None => Ok(ds),
+        }
+    }
+
+    /// The dataset at `addr` and, when its raw data is in other files, their slots.
+    pub(crate) fn dataset_and_external(
+        &self,
+        ctx: &Ctx,
+        addr: u64,
+    ) -> Result<(Dataset, Option<Vec<crate::external_storage::ExternalSlot>>)> {
         let oh = ObjectHeader::parse(ctx, addr)?;
         let at = ctx.abs(addr)?;
         let m = |k: u16, what: &str| {
@@ -80,25 +146,25 @@ impl Hdf5File {
             (None, Some(f)) => layout::parse_fill(&mut cur(f, "fill value message"), true)?,
             _ => None,
         };
-        if oh.find(MSG_EXTERNAL).is_some() {
-            return Err(err(
-                at,
-                ErrorCode::Unsupported,
-                "dataset with external storage",
-            ));
-        }
+        let external = match oh.find(MSG_EXTERNAL) {
+            Some(m) => Some(crate::external_storage::parse(ctx, m)?),
+            None => None,
+        };
         if dtype.size() == 0 {
             return Err(invalid(tm.offset, "datatype of size 0"));
         }
-        Ok(Dataset {
-            layout_version: lm.data.first().copied().unwrap_or(0),
-            dtype,
-            space,
-            layout,
-            filters,
-            fill,
-            at,
-        })
+        Ok((
+            Dataset {
+                layout_version: lm.data.first().copied().unwrap_or(0),
+                dtype,
+                space,
+                layout,
+                filters,
+                fill,
+                at,
+            },
+            external,
+        ))
     }
 
     pub(crate) fn dataset(&self, ctx: &Ctx, path: &str) -> Result<Dataset> {
@@ -106,15 +172,20 @@ impl Hdf5File {
         self.dataset_at(ctx, addr)
     }
 
+    /// What the dataset's header says, and what this reader cannot read in it
+    /// (`unsupported`); fails only for a path that is not a dataset or a broken header.
     pub fn info(&self, src: &dyn ByteSource, path: &str) -> Result<DatasetInfo> {
         let ctx = self.ctx(src);
-        let ds = self.dataset(&ctx, path)?;
-        let (chunks, chunk_index) = match &ds.layout {
-            Layout::Chunked { dims, index, .. } => {
-                (Some(dims.clone()), Some(index.name().to_string()))
+        let addr = self.resolve(&ctx, path, 0)?;
+        let ds = match self.dataset_at(&ctx, addr) {
+            Ok(ds) => ds,
+            Err(e) if e.code == ErrorCode::Unsupported => {
+                let oh = ObjectHeader::parse(&ctx, addr)?;
+                return Ok(partial_info(&Parts::parse(&ctx, &oh), e.message));
             }
-            _ => (None, None),
+            Err(e) => return Err(e),
         };
+        let (chunks, chunk_index) = chunking(&ds.layout);
         Ok(DatasetInfo {
             shape: ds.space.dims.clone(),
             maxshape: ds.space.maxdims.clone(),
@@ -124,12 +195,55 @@ impl Hdf5File {
             layout_version: ds.layout_version,
             chunks,
             chunk_index,
-            filters: ds
-                .filters
-                .iter()
-                .map(|f| filters::filter_name(f.id).to_string())
-                .collect(),
+            filters: filter_names(&ds.filters),
             fields: arrow_fields(&ds.dtype, &ds.space, path),
+            unsupported: ds.unsupported().map(|e| e.message),
         })
+    }
+}
+
+impl Dataset {
+    /// A feature of this (parsed) dataset that a read refuses: an unsupported filter.
+    pub(crate) fn unsupported(&self) -> Option<arrowsmith_core::DecodeError> {
+        filters::check_supported(&self.filters, self.at).err()
+    }
+}
+
+fn chunking(l: &Layout) -> (Option<Vec<u64>>, Option<String>) {
+    match l {
+        Layout::Chunked { dims, index, .. } => (Some(dims.clone()), Some(index.name().to_string())),
+        _ => (None, None),
+    }
+}
+
+fn filter_names(f: &[Filter]) -> Vec<String> {
+    f.iter()
+        .map(|f| filters::filter_name(f.id).to_string())
+        .collect()
+}
+
+/// The info of a dataset whose header uses something this reader cannot read: each part
+/// that parses, no fields.
+fn partial_info(p: &Parts, unsupported: String) -> DatasetInfo {
+    let (chunks, chunk_index) = p.layout.as_ref().map_or((None, None), |l| chunking(&l.0));
+    DatasetInfo {
+        shape: p.shape(),
+        maxshape: p
+            .space
+            .as_ref()
+            .map(|s| s.maxdims.clone())
+            .unwrap_or_default(),
+        dtype: p.dtype(),
+        element_size: p.dtype.as_ref().map_or(0, |d| d.size() as u64),
+        layout: p
+            .layout
+            .as_ref()
+            .map_or(String::new(), |l| l.0.name().to_string()),
+        layout_version: p.layout.as_ref().map_or(0, |l| l.1),
+        chunks,
+        chunk_index,
+        filters: filter_names(&p.filters),
+        fields: vec![],
+        unsupported: Some(unsupported),
     }
 }

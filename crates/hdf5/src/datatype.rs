@@ -2,6 +2,7 @@
 
 use arrowsmith_core::{DataType, Field, Result};
 
+use crate::float_bits::FloatBits;
 use crate::io::{unsupported, Cur};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -15,9 +16,23 @@ pub enum Datatype {
         /// `offset..offset + precision`, sign-extended when signed.
         bits: Option<(u16, u16)>,
     },
+    /// An IEEE 754 binary16/32/64 float (fields where the standard puts them).
     Float {
         size: u32,
         be: bool,
+    },
+    /// Any other floating-point layout (numpy's 16-byte long double: x87 80-bit extended;
+    /// bfloat16; N-bit floats): read as Float64 where each value converts exactly.
+    CustomFloat {
+        size: u32,
+        be: bool,
+        bits: FloatBits,
+    },
+    /// HDF5 2.0's complex class (11): a real and an imaginary part of one float type,
+    /// read as a FixedSizeList of 2 (`[real, imag]`).
+    Complex {
+        size: u32,
+        base: Box<Datatype>,
     },
     /// Fixed-length string. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded.
     FixedString {
@@ -33,8 +48,13 @@ pub enum Datatype {
         size: u32,
         tag: String,
     },
+    /// The time class (`H5T_UNIX_D32` / `D64`), written by PyTables for Time32 / Time64
+    /// (libhdf5 converts nothing for it; h5py cannot read it). PyTables' encoding: 4 bytes
+    /// = int32 seconds; 8 bytes = seconds in the high 32 bits, microseconds in the low 32,
+    /// both signed, read as float64 seconds. Other sizes: the element bytes.
     Time {
         size: u32,
+        be: bool,
     },
     Compound {
         size: u32,
@@ -92,7 +112,10 @@ impl Datatype {
             },
             Datatype::Float { size: 2, .. } => D::Float16,
             Datatype::Float { size: 4, .. } => D::Float32,
-            Datatype::Float { .. } => D::Float64,
+            Datatype::Float { .. } | Datatype::CustomFloat { .. } => D::Float64,
+            Datatype::Complex { base, .. } => {
+                D::FixedSizeList(Box::new(Field::new("item", base.arrow_type(), true)), 2)
+            }
             Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
             Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
             Datatype::Bitfield { size, .. } if matches!(size, 1 | 2 | 4 | 8) => Datatype::Int {
@@ -102,6 +125,8 @@ impl Datatype {
                 bits: None,
             }
             .arrow_type(),
+            Datatype::Time { size: 4, .. } => D::Int32,
+            Datatype::Time { size: 8, .. } => D::Float64,
             Datatype::Bitfield { .. }
             | Datatype::Opaque { .. }
             | Datatype::Time { .. }
@@ -127,10 +152,12 @@ impl Datatype {
         match self {
             Datatype::Int { size, .. }
             | Datatype::Float { size, .. }
+            | Datatype::CustomFloat { size, .. }
+            | Datatype::Complex { size, .. }
             | Datatype::FixedString { size, .. }
             | Datatype::Bitfield { size, .. }
             | Datatype::Opaque { size, .. }
-            | Datatype::Time { size }
+            | Datatype::Time { size, .. }
             | Datatype::Compound { size, .. }
             | Datatype::Reference { size, .. }
             | Datatype::VlString { size, .. }
@@ -221,6 +248,10 @@ impl Datatype {
                 )
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
+            Datatype::CustomFloat { size, be, bits } => {
+                format!("float{}{}({})", size * 8, o(be), bits.describe())
+            }
+            Datatype::Complex { base, .. } => format!("complex<{}>", base.describe()),
             Datatype::FixedString { size, pad, utf8 } => format!(
                 "string[{size}]({},{})",
                 if *utf8 { "utf8" } else { "ascii" },
@@ -237,7 +268,11 @@ impl Datatype {
                     format!("({tag})")
                 }
             ),
-            Datatype::Time { size } => format!("time[{size}]"),
+            Datatype::Time { size: 4, be } => format!("time32{}(PyTables: int32 seconds)", o(be)),
+            Datatype::Time { size: 8, be } => {
+                format!("time64{}(PyTables: float64 seconds)", o(be))
+            }
+            Datatype::Time { size, .. } => format!("time[{size}]"),
             Datatype::Compound { members, .. } => format!(
                 "compound{{{}}}",
                 members
@@ -310,21 +345,23 @@ impl Datatype {
                 }
             }
             1 => {
-                c.skip(12)?;
                 if bf & 0x40 != 0 {
                     return Err(unsupported(at, "VAX-endian floating point"));
                 }
-                if !matches!(size, 2 | 4 | 8) {
-                    return Err(unsupported(at, format!("floating point of {size} bytes")));
-                }
-                Datatype::Float {
-                    size,
-                    be: bf & 1 != 0,
+                let be = bf & 1 != 0;
+                let bits = FloatBits::parse(c, bf, size, at)?;
+                if bits.is_ieee(size) {
+                    Datatype::Float { size, be }
+                } else {
+                    Datatype::CustomFloat { size, be, bits }
                 }
             }
             2 => {
-                c.skip(4)?;
-                Datatype::Time { size }
+                c.skip(2)?; // bit precision: the only property of the time class
+                Datatype::Time {
+                    size,
+                    be: bf & 1 != 0,
+                }
             }
             3 => Datatype::FixedString {
                 size,
@@ -460,7 +497,30 @@ impl Datatype {
                     base: Box::new(base),
                 }
             }
-            k => return Err(unsupported(at, format!("datatype class {k}"))),
+            11 => {
+                // HDF5 2.0 complex: bit 0 = both parts of one type (the only form libhdf5
+                // writes), bits 1-2 = rectangular form (0); the base float follows.
+                if bf & 1 == 0 || (bf >> 1) & 3 != 0 {
+                    return Err(unsupported(
+                        at,
+                        "complex datatype (HDF5 2.0) of a non-rectangular or mixed form",
+                    ));
+                }
+                let base = Self::parse_depth(c, depth + 1)?;
+                if !matches!(base, Datatype::Float { .. } | Datatype::CustomFloat { .. })
+                    || base.size() as u64 * 2 != size as u64
+                {
+                    return Err(c.invalid(format!(
+                        "complex datatype of {size} bytes over a {} base",
+                        base.describe()
+                    )));
+                }
+                Datatype::Complex {
+                    size,
+                    base: Box::new(base),
+                }
+            }
+            k => return Err(unsupported(at, format!("datatype class {k} (unknown)"))),
         })
     }
 }

@@ -152,12 +152,16 @@ fn narrow(col: &mut Column, offset: u32, precision: u32, signed: bool) {
     }
 }
 
-/// Wrap `child` (len = n * prod(dims)) into nested FixedSizeLists, outermost = dims[0].
-pub fn fixed_size_lists(mut child: Column, dims: &[u64]) -> Column {
-    for &d in dims.iter().rev() {
-        let len = if d == 0 { 0 } else { child.len / d as usize };
+/// Wrap `child` (len = rows * prod(dims)) into nested FixedSizeLists, outermost = dims[0],
+/// of `rows` rows. Lengths come from `rows`, not from the child's length, so a zero-length
+/// dimension gives rows of empty lists (the child holds nothing to divide).
+pub fn fixed_size_lists(mut child: Column, dims: &[u64], rows: usize) -> Column {
+    for k in (0..dims.len()).rev() {
+        let len = dims[..k]
+            .iter()
+            .fold(rows, |a, &d| a.saturating_mul(d as usize));
         child = Column {
-            dtype: fixed_size_list(child.dtype.clone(), d),
+            dtype: fixed_size_list(child.dtype.clone(), dims[k]),
             len,
             validity: None,
             buffers: vec![],
@@ -275,6 +279,38 @@ pub fn decode(
                 None,
             ),
         },
+        Datatype::CustomFloat { size, be, bits } => {
+            let s = *size as usize;
+            let mut v = Vec::with_capacity(n);
+            for i in 0..n {
+                let e = &bytes[i * stride + off..i * stride + off + s];
+                let x = e.iter().enumerate().fold(0u128, |a, (k, &b)| {
+                    a | (b as u128) << (8 * if *be { s - 1 - k } else { k })
+                });
+                v.push(bits.value(x).ok_or_else(|| {
+                    crate::io::unsupported(
+                        0,
+                        format!(
+                            "element {i}: a {} value not exactly representable as Float64 \
+                             (reading it would lose precision)",
+                            dt.describe()
+                        ),
+                    )
+                })?);
+            }
+            Column::primitive(DataType::Float64, Buffer::F64(v), None)
+        }
+        Datatype::Complex { base, .. } => decode(
+            vl,
+            &Datatype::Array {
+                dims: vec![2],
+                base: base.clone(),
+            },
+            bytes,
+            n,
+            stride,
+            off,
+        )?,
         Datatype::FixedString { size, pad, .. } => {
             let s = *size as usize;
             let mut offsets = Vec::with_capacity(n + 1);
@@ -318,9 +354,32 @@ pub fn decode(
             stride,
             off,
         )?,
+        Datatype::Time { size: 4, be } => decode(
+            vl,
+            &Datatype::Int {
+                size: 4,
+                signed: true,
+                be: *be,
+                bits: None,
+            },
+            bytes,
+            n,
+            stride,
+            off,
+        )?,
+        Datatype::Time { size: 8, be } => {
+            // PyTables' timeval32 → float64, computed as it does (`typeconv.c`):
+            // 1e-6 × (int32) low word + (high word, arithmetic shift).
+            let v: Vec<i64> = prim(bytes, n, stride, off, *be);
+            let secs = v
+                .iter()
+                .map(|&x| 1e-6 * (x as i32) as f64 + (x >> 32) as f64)
+                .collect();
+            Column::primitive(DataType::Float64, Buffer::F64(secs), None)
+        }
         Datatype::Bitfield { size, .. }
         | Datatype::Opaque { size, .. }
-        | Datatype::Time { size }
+        | Datatype::Time { size, .. }
         | Datatype::Reference { size, .. } => fixed_binary(bytes, n, stride, off, *size as usize),
         Datatype::Enum { .. } => enum_column(dt, bytes, n, stride, off),
         Datatype::Compound { members, .. } => {
@@ -348,7 +407,7 @@ pub fn decode(
             }
             let child = decode(vl, base, &tmp, n * count, bs, 0)?;
             let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
-            fixed_size_lists(child, &d)
+            fixed_size_lists(child, &d, n)
         }
         Datatype::VlString { .. } | Datatype::VlSequence { .. } => {
             vl.decode_vl(dt, bytes, n, stride, off)?

@@ -120,7 +120,7 @@ impl<'a> Collection<'a> {
             ));
         }
         if head[4] != 1 {
-            return Err(invalid(
+            return Err(crate::io::unsupported(
                 at,
                 format!("global heap collection version {}", head[4]),
             ));

@@ -101,7 +101,10 @@ pub fn parse_link(ctx: &Ctx, data: &[u8], offset: u64) -> Result<(String, LinkTa
     let mut c = Cur::new(data, offset, "link message", ctx.sb.so, ctx.sb.sl);
     let v = c.u8()?;
     if v != 1 {
-        return Err(c.invalid(format!("link message version {v}")));
+        return Err(crate::io::unsupported(
+            offset,
+            format!("link message version {v}"),
+        ));
     }
     let flags = c.u8()?;
     let ty = if flags & 8 != 0 { c.u8()? } else { 0 };
@@ -135,7 +138,10 @@ fn external(v: &[u8], at: u64) -> Result<LinkTarget> {
     let bad = || invalid(at, "external link value is not a file name and a path");
     let (&head, rest) = v.split_first().ok_or_else(bad)?;
     if head >> 4 != 0 {
-        return Err(invalid(at, format!("external link version {}", head >> 4)));
+        return Err(crate::io::unsupported(
+            at,
+            format!("external link version {}", head >> 4),
+        ));
     }
     let mut parts = rest.splitn(3, |&b| b == 0);
     let file = parts.next().filter(|f| !f.is_empty()).ok_or_else(bad)?;

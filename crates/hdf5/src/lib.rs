@@ -14,6 +14,7 @@
 mod attribute;
 mod ctx;
 mod dataset;
+mod external_storage;
 mod file;
 mod limits;
 mod list;
@@ -35,6 +36,7 @@ mod checksum;
 mod chunk_index;
 mod dataspace;
 mod datatype;
+mod float_bits;
 mod fractal_heap;
 mod global_heap;
 mod group;
@@ -42,6 +44,7 @@ mod io;
 mod layout;
 mod local_heap;
 mod object_header;
+mod sohm;
 mod superblock;
 // Values: fixed-size elements and the batched variable-length path.
 mod decode;

@@ -1,6 +1,6 @@
 //! Group listing: the members of a group, with what each one is.
 
-use arrowsmith_core::{ByteSource, Result};
+use arrowsmith_core::{ByteSource, ErrorCode, Result};
 
 use crate::attribute;
 use crate::file::Hdf5File;
@@ -31,6 +31,10 @@ pub struct Entry {
     /// Links that do not resolve here: `file:/path` of an external link, the path of a
     /// dangling soft link; empty otherwise.
     pub target: String,
+    /// A dataset (or committed datatype) this reader cannot read: the feature it uses, in
+    /// words (`filter id 32026 (blosc2) is not supported`). The rest of the group lists as
+    /// usual; `info` says the same.
+    pub unsupported: Option<String>,
 }
 
 impl Hdf5File {
@@ -59,29 +63,50 @@ impl Hdf5File {
                     dtype: String::new(),
                     addr: UNDEF,
                     target,
+                    unsupported: None,
                 });
                 continue;
             };
             let child = ObjectHeader::parse(&ctx, addr)?;
             let entry = if child.find(MSG_LAYOUT).is_some() {
-                let ds = self.dataset_at(&ctx, addr)?;
+                let (shape, dtype, unsupported) = match self.dataset_at(&ctx, addr) {
+                    Ok(ds) => (
+                        ds.space.dims.clone(),
+                        ds.dtype.describe(),
+                        ds.unsupported().map(|e| e.message),
+                    ),
+                    Err(e) if e.code == ErrorCode::Unsupported => {
+                        let p = crate::dataset::Parts::parse(&ctx, &child);
+                        (p.shape(), p.dtype(), Some(e.message))
+                    }
+                    Err(e) => return Err(e),
+                };
                 Entry {
                     name,
                     kind: EntryKind::Dataset,
-                    shape: ds.space.dims.clone(),
-                    dtype: ds.dtype.describe(),
+                    shape,
+                    dtype,
                     addr,
                     target: String::new(),
+                    unsupported,
                 }
             } else if let Some(m) = child.find(MSG_DATATYPE) {
-                let dt = attribute::datatype(&ctx, m.data, m.offset, m.flags & 2 != 0)?;
+                let (dtype, unsupported) =
+                    match attribute::datatype(&ctx, m.data, m.offset, m.flags & 2 != 0) {
+                        Ok(dt) => (dt.describe(), None),
+                        Err(e) if e.code == ErrorCode::Unsupported => {
+                            (String::new(), Some(e.message))
+                        }
+                        Err(e) => return Err(e),
+                    };
                 Entry {
                     name,
                     kind: EntryKind::Datatype,
                     shape: vec![],
-                    dtype: dt.describe(),
+                    dtype,
                     addr,
                     target: String::new(),
+                    unsupported,
                 }
             } else {
                 Entry {
@@ -91,6 +116,7 @@ impl Hdf5File {
                     dtype: String::new(),
                     addr,
                     target: String::new(),
+                    unsupported: None,
                 }
             };
             out.push(entry);

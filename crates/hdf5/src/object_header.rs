@@ -7,6 +7,7 @@ use arrowsmith_core::Result;
 use crate::checksum;
 use crate::ctx::Ctx;
 use crate::io::{invalid, unsupported, Cur, UNDEF};
+use crate::sohm;
 
 pub const MSG_DATASPACE: u16 = 0x1;
 pub const MSG_LINK_INFO: u16 = 0x2;
@@ -47,7 +48,18 @@ pub struct ObjectHeader<'a> {
 const MAX_BLOCKS: usize = 4096;
 
 impl<'a> ObjectHeader<'a> {
+    /// The header at `addr`, messages kept in the shared message heap read from there.
     pub fn parse(ctx: &Ctx<'a>, addr: u64) -> Result<ObjectHeader<'a>> {
+        Self::parse_with(ctx, addr, true)
+    }
+
+    /// The header at `addr` as stored (shared-message pointers left as they are): the
+    /// superblock extension's, which says where the shared messages are.
+    pub fn parse_unshared(ctx: &Ctx<'a>, addr: u64) -> Result<ObjectHeader<'a>> {
+        Self::parse_with(ctx, addr, false)
+    }
+
+    fn parse_with(ctx: &Ctx<'a>, addr: u64, shared: bool) -> Result<ObjectHeader<'a>> {
         if addr == UNDEF {
             return Err(invalid(0, "object header at undefined address"));
         }
@@ -90,7 +102,7 @@ impl<'a> ObjectHeader<'a> {
                 ctx,
                 body,
                 abs + hlen as u64,
-                flags,
+                (flags, shared),
                 &mut messages,
                 &mut pending,
             )?;
@@ -111,7 +123,7 @@ impl<'a> ObjectHeader<'a> {
                     ctx,
                     &blk[4..blk.len() - 4],
                     babs + 4,
-                    flags,
+                    (flags, shared),
                     &mut messages,
                     &mut pending,
                 )?;
@@ -119,9 +131,14 @@ impl<'a> ObjectHeader<'a> {
         } else {
             let head = ctx.read(addr, 16, "object header v1")?;
             if head[0] != 1 {
-                return Err(unsupported(
+                // Version 1 is the only header without a signature: anything else here is
+                // not an object header (a wrong address, damaged bytes).
+                return Err(invalid(
                     abs,
-                    format!("object header version {}", head[0]),
+                    format!(
+                        "no object header here (neither OHDR nor version 1: first byte {})",
+                        head[0]
+                    ),
                 ));
             }
             let nmsg = u16::from_le_bytes([head[2], head[3]]) as usize;
@@ -143,7 +160,14 @@ impl<'a> ObjectHeader<'a> {
                     c.skip(3)?;
                     let off = c.off();
                     let data = c.bytes(size)?;
-                    push(ctx, kind, flags, data, off, &mut messages, &mut pending)?;
+                    push(
+                        ctx,
+                        (kind, flags, shared),
+                        data,
+                        off,
+                        &mut messages,
+                        &mut pending,
+                    )?;
                     if messages.len() > nmsg.max(1) * 2 + 65536 {
                         return Err(invalid(off, "object header: too many messages"));
                     }
@@ -170,7 +194,7 @@ fn parse_v2_messages<'a>(
     ctx: &Ctx<'a>,
     body: &'a [u8],
     base: u64,
-    flags: u8,
+    (flags, shared): (u8, bool),
     out: &mut Vec<Message<'a>>,
     pending: &mut Vec<(u64, u64)>,
 ) -> Result<()> {
@@ -185,15 +209,15 @@ fn parse_v2_messages<'a>(
         }
         let off = c.off();
         let data = c.bytes(size)?;
-        push(ctx, kind, mflags, data, off, out, pending)?;
+        push(ctx, (kind, mflags, shared), data, off, out, pending)?;
     }
     Ok(())
 }
 
+/// One message: `(kind, flags, resolve shared messages)`.
 fn push<'a>(
     ctx: &Ctx<'a>,
-    kind: u16,
-    flags: u8,
+    (kind, flags, shared): (u16, u8, bool),
     data: &'a [u8],
     offset: u64,
     out: &mut Vec<Message<'a>>,
@@ -211,6 +235,13 @@ fn push<'a>(
         }
         pending.push((a, l));
     } else if kind != 0 {
+        // A message kept in the shared message heap: its body is read from there, and it
+        // is then an ordinary message (flag cleared).
+        let (data, flags) = if shared && flags & 2 != 0 && sohm::in_heap(data) {
+            (sohm::resolve(ctx, kind, data, offset)?, flags & !2)
+        } else {
+            (data, flags)
+        };
         out.push(Message {
             kind,
             flags,

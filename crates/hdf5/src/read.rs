@@ -73,7 +73,7 @@ impl Hdf5File {
                 .read_raw(&ctx, &ds, start, nrows, row_elems)
                 .map_err(locate)?,
         };
-        let decoded = self.decode_selection(&ctx, &ds, &raw, nrows * row_elems, path);
+        let decoded = self.decode_selection(&ctx, &ds, &raw, nrows, nrows * row_elems, path);
         match decoded {
             Err(e) if e.is_need_bytes() && use_memo => {
                 if let Cow::Owned(v) = raw {
@@ -94,11 +94,12 @@ impl Hdf5File {
     }
 
     /// Decode `n` elements of raw selection bytes into the fields and columns of a batch.
-    fn decode_selection(
+    pub(crate) fn decode_selection(
         &self,
         ctx: &Ctx,
         ds: &Dataset,
         raw: &[u8],
+        nrows: u64,
         n: u64,
         path: &str,
     ) -> Result<(Vec<Field>, Vec<Column>)> {
@@ -107,6 +108,7 @@ impl Hdf5File {
         let n = n as usize;
         let mut vl = VlReader::new(ctx, &self.gcol, self.max_read_bytes).single_gather(&ds.dtype);
         let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
+        let rows = nrows as usize;
         let name = column_name(path);
         Ok(match &ds.dtype {
             Datatype::Compound { members, .. } => {
@@ -114,14 +116,15 @@ impl Hdf5File {
                 let mut c = Vec::new();
                 for m in members {
                     let col = decode(&mut vl, &m.dtype, raw, n, es as usize, m.offset as usize)?;
-                    let col = fixed_size_lists(col, trailing);
+                    let col = fixed_size_lists(col, trailing, rows);
                     f.push(Field::new(m.name.clone(), col.dtype.clone(), true));
                     c.push(col);
                 }
                 (f, c)
             }
             dt => {
-                let col = fixed_size_lists(decode(&mut vl, dt, raw, n, es as usize, 0)?, trailing);
+                let col =
+                    fixed_size_lists(decode(&mut vl, dt, raw, n, es as usize, 0)?, trailing, rows);
                 (vec![Field::new(name, col.dtype.clone(), true)], vec![col])
             }
         })

@@ -22,6 +22,8 @@ pub struct Superblock {
     pub location: u64,
     /// Root group object header address (relative to `base`).
     pub root: u64,
+    /// Superblock extension object header address (v2/3; `UNDEF` when none).
+    pub ext: u64,
 }
 
 impl Superblock {
@@ -56,14 +58,19 @@ impl Superblock {
                 let b = read_abs(src, at, len, "superblock v0/1")?;
                 let mut c = Cur::new(b, at, "superblock", so, sl);
                 c.skip(fixed as usize)?;
-                let base = c.addr()?;
+                // The base address is where the signature is found, as libhdf5 takes it
+                // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
+                // stores the true base, `h5jam` prepends a user block to a finished file
+                // and leaves the field at 0.
+                let stored_base = c.addr()?;
+                let base = at;
                 let _free = c.addr()?;
-                c.addr()?; // end-of-file address: the source's size is what bounds reads
+                let eof = c.addr()?;
                 let _driver = c.addr()?;
                 // Root group symbol table entry.
                 let _name_off = c.addr()?;
                 let root = c.addr()?;
-                let base = if base == UNDEF { at } else { base };
+                check_eof(src, at, stored_base, eof)?;
                 Ok(Superblock {
                     version,
                     so,
@@ -71,6 +78,7 @@ impl Superblock {
                     base,
                     location: at,
                     root,
+                    ext: UNDEF,
                 })
             }
             2 | 3 => {
@@ -81,11 +89,16 @@ impl Superblock {
                 checksum::verify(b, at, "superblock")?;
                 let mut c = Cur::new(b, at, "superblock", so, sl);
                 c.skip(12)?;
-                let base = c.addr()?;
-                let _ext = c.addr()?;
-                c.addr()?; // end-of-file address: the source's size is what bounds reads
+                // The base address is where the signature is found, as libhdf5 takes it
+                // (`H5F__super_read`), whatever the field says: h5py's `userblock_size`
+                // stores the true base, `h5jam` prepends a user block to a finished file
+                // and leaves the field at 0.
+                let stored_base = c.addr()?;
+                let base = at;
+                let ext = c.addr()?;
+                let eof = c.addr()?;
                 let root = c.addr()?;
-                let base = if base == UNDEF { at } else { base };
+                check_eof(src, at, stored_base, eof)?;
                 Ok(Superblock {
                     version,
                     so,
@@ -93,6 +106,7 @@ impl Superblock {
                     base,
                     location: at,
                     root,
+                    ext,
                 })
             }
             v => Err(unsupported(at + 8, format!("superblock version {v}"))),
@@ -100,11 +114,46 @@ impl Superblock {
     }
 }
 
+/// A file shorter than its superblock's end-of-file address is truncated: libhdf5 refuses
+/// it (`H5F__super_read`: "truncated file"), though what is left may still parse. The
+/// address counts from the stored base; a user block prepended later (h5jam) moves it by
+/// the difference, as libhdf5 adjusts it.
+fn check_eof(src: &dyn ByteSource, at: u64, stored_base: u64, eof: u64) -> Result<()> {
+    if eof == UNDEF || stored_base == UNDEF {
+        return Ok(());
+    }
+    let need = if at >= stored_base {
+        eof.saturating_add(at - stored_base)
+    } else {
+        eof.saturating_sub(stored_base - at)
+    };
+    if src.size() < need {
+        return Err(crate::io::err(
+            src.size(),
+            arrowsmith_core::ErrorCode::Truncated,
+            format!(
+                "file truncated: {} bytes, the superblock's end-of-file address says {need}",
+                src.size()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn check_sizes(at: u64, so: u8, sl: u8) -> Result<()> {
-    if !matches!(so, 2 | 4 | 8) || !matches!(sl, 2 | 4 | 8) {
+    let ok = |n: u8| matches!(n, 2 | 4 | 8);
+    // libhdf5 also allows 16 and 32 (no writer is known to use them).
+    let valid = |n: u8| matches!(n, 2 | 4 | 8 | 16 | 32);
+    if !valid(so) || !valid(sl) {
         return Err(invalid(
             at,
-            format!("superblock: unsupported size of offsets {so} / lengths {sl}"),
+            format!("superblock: size of offsets {so} / lengths {sl}"),
+        ));
+    }
+    if !ok(so) || !ok(sl) {
+        return Err(unsupported(
+            at,
+            format!("superblock: size of offsets {so} / lengths {sl} (beyond 8 bytes)"),
         ));
     }
     Ok(())
@@ -144,5 +193,42 @@ mod tests {
         let f = open("userblock_latest");
         assert_eq!(f.superblock.location, 512);
         assert_eq!(open("len4").superblock.sl, 4);
+        // h5jam: a 1024-byte user block before a file whose base address field says 0.
+        for name in ["h5jam_earliest", "h5jam_latest"] {
+            let f = open(name);
+            assert_eq!(
+                (f.superblock.location, f.superblock.base),
+                (1024, 1024),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn sizes_beyond_8_bytes_are_unsupported_other_sizes_invalid() {
+        use arrowsmith_core::ErrorCode;
+        let (b, _) = super::open_fixture("vl_earliest");
+        for (so, code) in [(16, ErrorCode::Unsupported), (3, ErrorCode::Invalid)] {
+            let mut b = b.clone();
+            b[13] = so; // superblock v0: size of offsets
+            let e = crate::Hdf5File::open(&b).err().unwrap();
+            assert_eq!(e.code, code, "{so}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_file_shorter_than_its_end_of_file_address_is_truncated() {
+        use arrowsmith_core::ErrorCode;
+        for name in [
+            "vl_earliest",
+            "vl_latest",
+            "userblock_earliest",
+            "h5jam_earliest",
+        ] {
+            let (b, _) = super::open_fixture(name);
+            let cut = b[..b.len() - 1].to_vec();
+            let e = crate::Hdf5File::open(&cut).err().unwrap();
+            assert_eq!(e.code, ErrorCode::Truncated, "{name}: {e}");
+        }
     }
 }

@@ -700,6 +700,7 @@ mod tests {
             base: 0,
             location: 0,
             root: 0,
+            ext: crate::io::UNDEF,
         };
         let ctx = Ctx { src, sb: &sb };
         let tables = GcolCache::default();

@@ -25,6 +25,12 @@ const FILES: &[&str] = &[
     "len4",
     "userblock_latest",
     "vl_v108",
+    "struct_h5py",
+    "sohm_btree",
+    "h5jam_earliest",
+    "browse_mixed",
+    "pytables_time",
+    "extstore/extstore",
 ];
 
 #[test]

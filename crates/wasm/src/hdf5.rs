@@ -149,6 +149,47 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
+    /// For a dataset whose raw data is in other files (external storage): the pieces of
+    /// those files, in order, whose bytes are the raw data of these rows, as JSON
+    /// `[{"file", "offset", "length"}]`; `""` for any other dataset.
+    #[wasm_bindgen(js_name = externalRanges)]
+    pub fn external_ranges(
+        &self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+    ) -> Result<String, JsValue> {
+        Ok(self
+            .file()?
+            .external_ranges(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .map_err(js_error)?
+            .map_or_else(String::new, |p| json::external_pieces(&p)))
+    }
+
+    /// `read` of a dataset with external storage, from `raw`: the bytes of the pieces
+    /// `externalRanges` listed, in order.
+    #[wasm_bindgen(js_name = readExternal)]
+    pub fn read_external(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        max_read_bytes: Option<f64>,
+        raw: &[u8],
+    ) -> Result<DecodedBatch, JsValue> {
+        self.limit(max_read_bytes)?;
+        let f = self.file()?;
+        f.read_external(
+            &self.cache,
+            path,
+            start as u64,
+            count.map(|c| c as u64),
+            raw,
+        )
+        .map(hdf5_batch)
+        .map_err(js_error)
+    }
+
     /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
     /// them (no restarts for missing ranges, nothing copied twice).
     #[wasm_bindgen(js_name = readFrom)]

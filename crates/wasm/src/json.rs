@@ -152,12 +152,28 @@ pub fn entries(entries: &[Entry]) -> String {
             .str("kind", kind(e.kind))
             .raw("shape", &array(&e.shape, |d| d.to_string()))
             .str("dtype", &e.dtype);
-        if e.target.is_empty() {
+        let o = if e.target.is_empty() {
             o
         } else {
             o.str("target", &e.target)
+        };
+        match &e.unsupported {
+            Some(u) => o.str("unsupported", u),
+            None => o,
         }
         .finish()
+    })
+}
+
+/// External storage pieces as `[{"file", "offset", "length"}, ...]`.
+#[cfg(feature = "hdf5")]
+pub fn external_pieces(p: &[(String, u64, u64)]) -> String {
+    array(p, |(file, offset, length)| {
+        obj()
+            .str("file", file)
+            .num("offset", offset)
+            .num("length", length)
+            .finish()
     })
 }
 
@@ -182,5 +198,6 @@ pub fn dataset_info(i: &DatasetInfo) -> String {
         .opt_str("chunkIndex", i.chunk_index.as_deref())
         .raw("filters", &array(&i.filters, |f| str_json(f)))
         .raw("fields", &array(&i.fields, |f| str_json(&f.name)))
+        .opt_str("unsupported", i.unsupported.as_deref())
         .finish()
 }

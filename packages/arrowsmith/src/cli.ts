@@ -115,8 +115,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(await hdf5Tree(f, '/', ''));
     return 0;
   }
-  const path = what ?? (await firstDataset(f, '/'));
-  if (!path) throw new DecodeError('HDF5', undefined, 'not-found', 'the file holds no dataset');
+  const skipped: string[] = [];
+  const path = what ?? (await firstDataset(f, '/', skipped));
+  for (const s of skipped) console.error(`arrowsmith: skipped ${s}`);
+  if (!path) throw new DecodeError('HDF5', undefined, skipped.length ? 'unsupported' : 'not-found', skipped.length ? 'the file holds no dataset this reader can read' : 'the file holds no dataset');
   const [info, t] = await Promise.all([f.info(path), f.read(path, { count: rows })]);
   console.log(`${file}: HDF5 ${path}, ${info.shape.length ? info.shape.join(' × ') : 'scalar'} ${info.dtype} (${build})`);
   show(t, rows);
@@ -220,7 +222,10 @@ async function tsfileInfo(f: TsFile): Promise<string> {
 
 async function hdf5Tree(f: Hdf5File, path: string, indent: string): Promise<string> {
   const lines: string[] = [];
-  const attrs = await f.attrs(path).catch(() => ({}));
+  const attrs = await f.attrs(path).catch((e: Error) => {
+    lines.push(`${indent}@ [attributes not readable: ${e.message}]`);
+    return {};
+  });
   for (const [k, v] of Object.entries(attrs)) lines.push(`${indent}@${k} = ${JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? String(x) : x))?.slice(0, 80)}`);
   for (const e of await f.list(path)) {
     const child = `${path === '/' ? '' : path}/${e.name}`;
@@ -228,19 +233,22 @@ async function hdf5Tree(f: Hdf5File, path: string, indent: string): Promise<stri
       lines.push(`${indent}${e.name}/`);
       lines.push(await hdf5Tree(f, child, indent + '  '));
     } else {
-      lines.push(`${indent}${e.name}: ${e.kind} ${e.shape.length ? `(${e.shape.join(' × ')}) ` : ''}${e.dtype}`);
+      const why = e.unsupported ? ` [not readable: ${e.unsupported}]` : '';
+      lines.push(`${indent}${e.name}: ${e.kind} ${e.shape.length ? `(${e.shape.join(' × ')}) ` : ''}${e.dtype}${why}`);
     }
   }
   return lines.filter((l) => l !== '').join('\n');
 }
 
-/** The first dataset in depth-first order, or undefined. */
-async function firstDataset(f: Hdf5File, path: string): Promise<string | undefined> {
+/** The first readable dataset in depth-first order, or undefined; the ones before it that
+ * cannot be read are named in `skipped`. */
+async function firstDataset(f: Hdf5File, path: string, skipped: string[] = []): Promise<string | undefined> {
   for (const e of await f.list(path)) {
     const child = `${path === '/' ? '' : path}/${e.name}`;
-    if (e.kind === 'dataset') return child;
+    if (e.kind === 'dataset' && e.unsupported) skipped.push(`${child} (${e.unsupported})`);
+    else if (e.kind === 'dataset') return child;
     if (e.kind === 'group') {
-      const d = await firstDataset(f, child);
+      const d = await firstDataset(f, child, skipped);
       if (d) return d;
     }
   }

@@ -5,7 +5,7 @@ import { assemble } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
-import { wholeBytes, type FileSource } from './source.js';
+import { toRangeReader, wholeBytes, type FileSource, type Source } from './source.js';
 import type { BatchDesc, ColumnDesc, FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
@@ -16,6 +16,12 @@ export interface Hdf5Entry {
   dtype: string;
   /** A link that does not resolve in this file: `file:/path` of an external link, the target of a dangling soft link. */
   target?: string;
+  /**
+   * A dataset (or committed datatype) this reader cannot read, and why, in words (`filter
+   * id 32026 (blosc2) is not supported`, `external storage (…)`); its `info` says the same
+   * and reading it is an `unsupported` DecodeError. Absent when it reads.
+   */
+  unsupported?: string;
 }
 export interface Hdf5DatasetInfo {
   shape: number[];
@@ -27,7 +33,10 @@ export interface Hdf5DatasetInfo {
   chunks: number[] | null;
   chunkIndex: string | null;
   filters: string[];
+  /** The columns a read returns (none when the datatype is one this reader cannot decode). */
   fields: string[];
+  /** What this reader cannot read in the dataset, in words; null when it reads. */
+  unsupported: string | null;
 }
 export interface Hdf5ReadOptions extends FileReadOptions {
   /** First row (along the first dimension). Default 0. */
@@ -95,7 +104,9 @@ export interface Hdf5Options extends OpenOptions {
    * relative: `scan_0001.h5`), it gives that file's source (anything `openHdf5` takes) or
    * `undefined` if there is none (a `not-found` error). Linked files open once, with these
    * options, and close with this file. Without it, a path through an external link is an
-   * `unsupported` DecodeError naming the file and the path there.
+   * `unsupported` DecodeError naming the file and the path there. The same resolver gives
+   * the files of external storage (`H5Pset_external`: a dataset's raw data in other files,
+   * read by range); without it, reading such a dataset is `unsupported` naming them.
    */
   resolve?: (file: string) => FileSource | undefined | Promise<FileSource | undefined>;
 }
@@ -112,6 +123,8 @@ interface WasmHdf5Reader {
   list(path: string): string;
   info(path: string): string;
   attrs(path: string): WasmBatchHandle[];
+  externalRanges(path: string, start: number, count: number | undefined): string;
+  readExternal(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, raw: Uint8Array): WasmBatchHandle;
   plan(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
   read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): WasmBatchHandle;
   readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
@@ -146,6 +159,8 @@ export class Hdf5File extends FileReaderBase {
   #linked = new Map<string, Promise<Hdf5File>>();
   /** External links followed to reach this file. */
   #depth = 0;
+  /** Files holding external storage (raw data of datasets), by the name the file stores. */
+  #extFiles = new Map<string, Promise<Source>>();
 
   static async open(source: FileSource, options?: Hdf5Options): Promise<Hdf5File> {
     return Hdf5File.openWith(await instanceAsync('hdf5'), source, options);
@@ -257,7 +272,7 @@ export class Hdf5File extends FileReaderBase {
 
   #read(path: string, options: Hdf5ReadOptions): Promise<Table> {
     return abortable(options.signal, async () => {
-      if (this.pooled) {
+      if (this.pooled && !(this.#options.resolve && this.#external(await this.#info(path)))) {
         const jobs = await this.#jobs(path, options.start ?? 0, options.count, this.readLimit(options.maxReadBytes));
         if (jobs) {
           try {
@@ -316,6 +331,8 @@ export class Hdf5File extends FileReaderBase {
       yield* to.file.batches(to.path, options);
       return;
     }
+    const external = this.#external(info);
+    if (info.unsupported !== null && !external) throw new DecodeError('HDF5', undefined, 'unsupported', `${path}: ${info.unsupported}`);
     const rows = options.rows ?? batchRows(info);
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
     const total = info.shape.length === 0 ? 1 : info.shape[0]!;
@@ -324,6 +341,10 @@ export class Hdf5File extends FileReaderBase {
     const max = this.readLimit(options.maxReadBytes);
     // Bytes stored as they read (a file or Blob, not bytes in memory): fetched, not decoded.
     const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize;
+    if (external) {
+      for (const [start, count] of ranges) yield await abortable(options.signal, () => this.readBatch(path, start, count, options));
+      return;
+    }
     const plan = ranges.length === 0 || wholeBytes(this.reader) ? undefined : await this.#directPlan(path, ranges[0]!, max, options.signal);
     if (plan) {
       const depth = Math.max(1, Math.min(AHEAD_BATCHES, Math.floor(AHEAD_BYTES / Math.max(1, rows * rowBytes))));
@@ -398,11 +419,55 @@ export class Hdf5File extends FileReaderBase {
     }
   }
 
-  /** Closes the files opened to follow external links too. */
+  /** Closes the files opened to follow external links (and external storage) too. */
   override close(): Promise<void> {
     const linked = [...this.#linked.values()];
     this.#linked.clear();
-    return Promise.all([super.close(), ...linked.map((f) => f.then((l) => l.close(), () => undefined))]).then(() => undefined);
+    const ext = [...this.#extFiles.values()];
+    this.#extFiles.clear();
+    return Promise.all([
+      super.close(),
+      ...linked.map((f) => f.then((l) => l.close(), () => undefined)),
+      ...ext.map((s) => s.then((r) => r.close?.(), () => undefined)),
+    ]).then(() => undefined);
+  }
+
+  /** Whether the dataset's raw data is in other files and the resolver can reach them. */
+  #external(info: Hdf5DatasetInfo): boolean {
+    return this.#options.resolve !== undefined && info.unsupported?.startsWith('external storage') === true;
+  }
+
+  /**
+   * Rows of a dataset with external storage (`H5Pset_external`): the pieces of the other
+   * files that hold them, each file given by `resolve` (once per name) and read by range
+   * (zeros past a file's end, as libhdf5 reads), then decoded here.
+   */
+  async #externalHandle(path: string, start: number, count: number | undefined, max: number | undefined, signal?: AbortSignal): Promise<WasmBatchHandle> {
+    const json = await this.call(() => this.handle.externalRanges(path, start, count), signal);
+    const pieces = JSON.parse(json) as { file: string; offset: number; length: number }[];
+    const raw = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
+    let at = 0;
+    for (const p of pieces) {
+      const r = await this.#externalFile(path, p.file);
+      const n = Math.max(0, Math.min(p.length, r.size - p.offset));
+      if (n > 0) raw.set(await r.read(p.offset, n, signal), at);
+      at += p.length;
+    }
+    return this.call(() => this.handle.readExternal(path, start, count, max, raw), signal);
+  }
+
+  #externalFile(path: string, name: string): Promise<Source> {
+    let r = this.#extFiles.get(name);
+    if (!r) {
+      r = (async () => {
+        const source = await this.#options.resolve!(name);
+        if (source === undefined || source === null) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: external storage in ${name}, which the resolver does not have`);
+        return toRangeReader(source, { who: 'openHdf5', format: 'HDF5' });
+      })();
+      this.#extFiles.set(name, r);
+      r.catch(() => this.#extFiles.delete(name));
+    }
+    return r;
   }
 
   /** @internal */
@@ -416,6 +481,7 @@ export class Hdf5File extends FileReaderBase {
     const { signal } = options;
     const max = this.readLimit(options.maxReadBytes);
     try {
+      if (this.#options.resolve && this.#external(await this.#info(path))) return await this.#externalHandle(path, start, count, max, signal);
       const host = this.byteHost;
       if (host) return await this.call(() => this.handle.readFrom(path, start, count, max, host), signal);
       // A read asks for what it misses, one coalesced range at a time (all missing chunks of

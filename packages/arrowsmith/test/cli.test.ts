@@ -178,4 +178,23 @@ describe('arrowsmith CLI', { timeout: 60_000 }, () => {
     expect(cat.out).toContain('schema:');
     expect(cat.out).not.toBe(info);
   });
+
+  it('info and cat of an HDF5 file holding a dataset we cannot read show the rest and name what was skipped', () => {
+    const mixed = join(FIXTURES, 'hdf5/browse_mixed.h5');
+    const want = JSON.parse(readFileSync(mixed.replace(/\.h5$/, '.json'), 'utf8'));
+    const info = run('info', mixed);
+    expect(info.status).toBe(0);
+    for (const path of Object.keys(want.datasets)) expect(info.out).toContain(`${path.split('/').pop()}: dataset`);
+    expect(info.out).toMatch(/a_blosc2: dataset \(100\) int32le \[not readable: .*blosc2.*\]/);
+    // cat without a dataset: the first readable one, the refused one before it named.
+    const cat = run('cat', mixed, '--rows', '2');
+    expect(cat.status).toBe(0);
+    expect(cat.err).toMatch(/skipped \/grp\/a_blosc2 \(.*blosc2.*\)/);
+    expect(cat.out).toMatch(/^\S+: HDF5 \/grp\/b_complex, 2 complex<float32le>/);
+    expect(cat.out.trimEnd().split('\n').slice(-2).map((l) => JSON.parse(l))).toEqual(want.datasets['/grp/b_complex'].rows);
+    // cat of the refused dataset: an unsupported error naming the filter, exit 1.
+    const refused = run('cat', mixed, '/grp/a_blosc2');
+    expect(refused.status).toBe(1);
+    expect(refused.err).toMatch(/blosc2/);
+  });
 });

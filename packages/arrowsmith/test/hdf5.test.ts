@@ -40,6 +40,37 @@ describe('HDF5 (wasm, Node)', () => {
     expect(Object.keys(attrs).sort()).toEqual(Object.keys(json.attrs['/'] ?? {}).sort());
   });
 
+  it('lists a group holding a dataset it cannot read; that member says why in list() and info(), reading it is unsupported', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'browse_mixed.h5')!;
+    const f = await openHdf5(data);
+    const entries = await f.list('/grp');
+    expect(entries.map((e) => e.name).sort()).toEqual(json.groups['/grp']);
+    for (const e of entries) {
+      const info = await f.info(`/grp/${e.name}`);
+      expect(info.unsupported ?? undefined).toBe(e.unsupported);
+      if (e.name !== 'a_blosc2') continue;
+      expect(e.unsupported).toMatch(/blosc2/);
+      expect(info).toMatchObject({ shape: [100], filters: ['blosc2'], fields: ['a_blosc2'] });
+      await expect(f.read('/grp/a_blosc2')).rejects.toMatchObject({ code: 'unsupported', message: expect.stringMatching(/blosc2/) });
+      const it = f.batches('/grp/a_blosc2');
+      await expect(it.next()).rejects.toMatchObject({ code: 'unsupported', message: expect.stringMatching(/blosc2/) });
+    }
+    expect(entries.filter((e) => e.unsupported).length).toBe(1);
+  });
+
+  it('reads a zero-length trailing dimension as rows of empty lists, not nulls', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'struct_h5py.h5')!;
+    const f = await openHdf5(data);
+    for (const p of ['/zero/d2_0', '/zero/d3_2_0', '/zero/d4_0_chunked']) {
+      const t = await f.read(p);
+      const col = t.getChildAt(0)!;
+      expect(t.numRows, p).toBe(json.datasets[p].rows.length);
+      expect(col.nullCount, p).toBe(0);
+      const rows = [...col].map((r) => JSON.parse(JSON.stringify(r)));
+      expect(rows.map((r) => (Array.isArray(r) || r === null ? r : Object.values(r))), p).toEqual(json.datasets[p].rows);
+    }
+  });
+
   it('reads a slice of rows and batches', async () => {
     const { data, json } = fixtures.find((f) => f.name.startsWith('types_latest'))!;
     const f = await openHdf5(data);
