@@ -2,6 +2,7 @@
 
 use arrowsmith_core::{DataType, Field, Result};
 
+use crate::custom_float::CustomFloat;
 use crate::io::{unsupported, Cur};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +20,8 @@ pub enum Datatype {
         size: u32,
         be: bool,
     },
+    /// A float whose fields are not IEEE 754's (see [`CustomFloat`]).
+    CustomFloat(Box<CustomFloat>),
     /// Fixed-length string. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded.
     FixedString {
         size: u32,
@@ -93,6 +96,7 @@ impl Datatype {
             Datatype::Float { size: 2, .. } => D::Float16,
             Datatype::Float { size: 4, .. } => D::Float32,
             Datatype::Float { .. } => D::Float64,
+            Datatype::CustomFloat(f) => f.arrow_type(),
             Datatype::FixedString { .. } | Datatype::VlString { .. } => D::Utf8,
             Datatype::Reference { size: 8, kind: 0 } => D::UInt64,
             Datatype::Bitfield { size, .. } if matches!(size, 1 | 2 | 4 | 8) => Datatype::Int {
@@ -136,6 +140,7 @@ impl Datatype {
             | Datatype::VlString { size, .. }
             | Datatype::VlSequence { size, .. } => *size as usize,
             Datatype::Enum { base, .. } => base.size(),
+            Datatype::CustomFloat(f) => f.size as usize,
             Datatype::Array { dims, base } => dims
                 .iter()
                 .fold(base.size(), |a, &d| a.saturating_mul(d as usize)),
@@ -221,6 +226,7 @@ impl Datatype {
                 )
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
+            Datatype::CustomFloat(f) => f.describe(),
             Datatype::FixedString { size, pad, utf8 } => format!(
                 "string[{size}]({},{})",
                 if *utf8 { "utf8" } else { "ascii" },
@@ -310,9 +316,16 @@ impl Datatype {
                 }
             }
             1 => {
-                c.skip(12)?;
+                let props = c.bytes(12)?;
                 if bf & 0x40 != 0 {
                     return Err(unsupported(at, "VAX-endian floating point"));
+                }
+                let custom = match size {
+                    1..=8 => CustomFloat::parse(at, size, bf, props)?,
+                    _ => None,
+                };
+                if let Some(f) = custom {
+                    return Ok(Datatype::CustomFloat(Box::new(f)));
                 }
                 if !matches!(size, 2 | 4 | 8) {
                     return Err(unsupported(at, format!("floating point of {size} bytes")));

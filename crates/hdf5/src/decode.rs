@@ -275,6 +275,7 @@ pub fn decode(
                 None,
             ),
         },
+        Datatype::CustomFloat(f) => f.decode(bytes, n, stride, off)?,
         Datatype::FixedString { size, pad, .. } => {
             let s = *size as usize;
             let mut offsets = Vec::with_capacity(n + 1);

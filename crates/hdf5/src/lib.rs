@@ -44,6 +44,7 @@ mod local_heap;
 mod object_header;
 mod superblock;
 // Values: fixed-size elements and the batched variable-length path.
+mod custom_float;
 mod decode;
 mod retry_memo;
 mod vl_cells;
