@@ -14,7 +14,10 @@ mod lzf;
 mod nbit;
 mod scaleoffset;
 mod shuffle;
+mod szip;
 mod zstd;
+
+pub use szip::Coder as AecCoder;
 
 use std::borrow::Cow;
 
@@ -72,6 +75,7 @@ pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
                 | BITSHUFFLE
                 | ZSTD
                 | BZIP2
+                | SZIP
         ) {
             return Err(err(
                 offset,
@@ -179,7 +183,7 @@ pub fn apply_into(
                 shuffle::unshuffle_into(&buf, shuffle_size(last), out);
                 return Ok(out.len());
             }
-            NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 => {
+            NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 | SZIP => {
                 return decode_into(last, &buf, out, offset)
             }
             _ => buf = undo(last, buf, out.len(), offset)?,
@@ -239,7 +243,7 @@ fn undo<'d>(f: &Filter, buf: Cow<'d, [u8]>, expected: usize, offset: u64) -> Res
             lzf::decompress(&buf, expected)
                 .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
         ),
-        NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 => {
+        NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 | SZIP => {
             let mut v = arrowsmith_core::recycle::bytes_to_overwrite(expected);
             let n = decode_into(f, &buf, &mut v, offset)?;
             v.truncate(n);
@@ -266,6 +270,7 @@ fn decode_into(f: &Filter, src: &[u8], out: &mut [u8], offset: u64) -> Result<us
         BITSHUFFLE => bitshuffle::decode(src, &f.cd, out),
         ZSTD => zstd::decompress_into(src, out),
         BZIP2 => bzip2::decompress_into(src, out),
+        SZIP => szip::decode(src, &f.cd, out),
         id => Err(format!("filter id {id} cannot decode into a chunk")),
     };
     match r {

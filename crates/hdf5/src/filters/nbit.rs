@@ -257,5 +257,9 @@ mod tests {
             decode(&src, &cd, &mut [0u8; 6]).is_err(),
             "bounded by the chunk"
         );
+        // The three parameters libhdf5 writes for a type it does not pack (an enum).
+        assert_eq!(decode(&src, &[3, 1, 3], &mut out), Ok(6));
+        assert_eq!(out[..6], src);
+        assert!(decode(&src, &[3, 0, 3], &mut out).is_err(), "packed, no type");
     }
 }
