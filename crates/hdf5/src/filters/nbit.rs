@@ -260,6 +260,9 @@ mod tests {
         // The three parameters libhdf5 writes for a type it does not pack (an enum).
         assert_eq!(decode(&src, &[3, 1, 3], &mut out), Ok(6));
         assert_eq!(out[..6], src);
-        assert!(decode(&src, &[3, 0, 3], &mut out).is_err(), "packed, no type");
+        assert!(
+            decode(&src, &[3, 0, 3], &mut out).is_err(),
+            "packed, no type"
+        );
     }
 }
