@@ -84,6 +84,13 @@ impl CustomFloat {
             1 => Norm::MsbSet,
             n => return Err(invalid(at, format!("floating point normalization {n}"))),
         };
+        if norm == Norm::Implied && msize > 63 {
+            // The implied bit would be a 65th.
+            return Err(invalid(
+                at,
+                format!("floating point mantissa of {msize} bits"),
+            ));
+        }
         Ok(Some(CustomFloat {
             size,
             be: bf & 1 != 0,
@@ -257,6 +264,15 @@ mod tests {
         };
         let ieee = CustomFloat::parse(0, 4, 31 << 8 | 2 << 4, &props(0, 32, [23, 8, 0, 23], 127));
         assert_eq!(ieee.unwrap(), None);
+        // Fields past the type, or a mantissa with no room for its implied bit: invalid.
+        let bad = |p: &[u8]| {
+            CustomFloat::parse(0, 8, 63 << 8 | 2 << 4, p)
+                .unwrap_err()
+                .code
+        };
+        use arrowsmith_core::ErrorCode::Invalid;
+        assert_eq!(bad(&props(0, 64, [60, 8, 0, 52], 1023)), Invalid);
+        assert_eq!(bad(&props(0, 64, [0, 1, 0, 64], 0)), Invalid);
         // A 64-bit mantissa does not fit f64: read as an error, not rounded.
         let wide = CustomFloat {
             size: 8,
