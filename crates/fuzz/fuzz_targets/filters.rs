@@ -1,12 +1,12 @@
 //! The HDF5 filter pipeline on hostile chunks: byte 0 picks a filter (blosc, LZ4,
-//! bitshuffle, Zstandard, scale-offset, N-bit, or one of them behind shuffle/deflate),
+//! bitshuffle, Zstandard, scale-offset, N-bit, bzip2, SZIP, or one of them behind shuffle/deflate),
 //! bytes 1–2 the chunk's unfiltered size, byte 3 the number of filter parameters (read
 //! next, 4 bytes each), the rest is the stored chunk. Errors are fine; a panic, or output
 //! longer than the chunk, is a bug. Seed corpus: chunks of fixtures/hdf5/filters_h5py.h5.
 #![no_main]
 
 use arrowsmith_hdf5::filters::{
-    self, Filter, BITSHUFFLE, BLOSC, DEFLATE, LZ4, NBIT, SCALEOFFSET, SHUFFLE, ZSTD,
+    self, Filter, BITSHUFFLE, BLOSC, BZIP2, DEFLATE, LZ4, NBIT, SCALEOFFSET, SHUFFLE, SZIP, ZSTD,
 };
 
 use libfuzzer_sys::fuzz_target;
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect();
-    let ids = [BLOSC, LZ4, BITSHUFFLE, ZSTD, SCALEOFFSET, NBIT];
+    let ids = [BLOSC, LZ4, BITSHUFFLE, ZSTD, SCALEOFFSET, NBIT, BZIP2, SZIP];
     let id = ids[*pick as usize % ids.len()];
     let filter = |id| Filter {
         id,

@@ -73,7 +73,24 @@ impl Hdf5File {
         let keep = recs.iter().filter(|r| partial(r)).count() as u64 * cb <= CHUNK_CACHE_BYTES;
         // Ask the host for every missing chunk at once (one coalesced span of
         // neighbouring chunks), not one chunk per round trip.
-        let stored_len = |r: &ChunkRec| if ds.filters.is_empty() { cb } else { r.size };
+        // Edge chunks stored unfiltered (layout flag): a chunk reaching past the dataset's
+        // current extent in any dimension, as libhdf5 decides it.
+        let skip_edges = matches!(
+            ds.layout,
+            crate::layout::Layout::Chunked {
+                partial_unfiltered: true,
+                ..
+            }
+        );
+        let unfiltered = |r: &ChunkRec| {
+            ds.filters.is_empty()
+                || skip_edges
+                    && r.coords
+                        .iter()
+                        .zip(cdims.iter().zip(dims))
+                        .any(|(&c, (&n, &d))| c.saturating_add(n) > d)
+        };
+        let stored_len = |r: &ChunkRec| if unfiltered(r) { cb } else { r.size };
         let mut missing: Vec<(u64, u64)> = recs
             .iter()
             .filter(|r| !self.chunks.has(key(r)))
@@ -128,15 +145,10 @@ impl Hdf5File {
                 done?;
                 continue;
             }
-            let stored = if ds.filters.is_empty() { cb } else { r.size };
-            let raw = ctx.read(r.addr, stored, "chunk")?;
+            let raw = ctx.read(r.addr, stored_len(&r), "chunk")?;
             let r0 = r.coords[0];
             let inside = r0 >= start && r0.saturating_add(cdims[0]) <= end;
-            if !ds.filters.is_empty()
-                && whole_rows
-                && inside
-                && r.coords[1..].iter().all(|&c| c == 0)
-            {
+            if !unfiltered(&r) && whole_rows && inside && r.coords[1..].iter().all(|&c| c == 0) {
                 // Filter straight into place: (r0 - start + cdims[0]) * row_bytes
                 // <= nrows * row_bytes = out.len(), and cb = cdims[0] * row_bytes.
                 let d = ((r0 - start) * row_bytes) as usize;
@@ -151,7 +163,7 @@ impl Hdf5File {
                 }
                 continue;
             }
-            let data: Cow<[u8]> = if ds.filters.is_empty() {
+            let data: Cow<[u8]> = if unfiltered(&r) {
                 Cow::Borrowed(raw)
             } else {
                 Cow::Owned(filters::apply(

@@ -2,7 +2,7 @@
 
 use arrowsmith_core::{DataType, Field, Result};
 
-use crate::float_bits::FloatBits;
+use crate::custom_float::CustomFloat;
 use crate::io::{unsupported, Cur};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -21,13 +21,8 @@ pub enum Datatype {
         size: u32,
         be: bool,
     },
-    /// Any other floating-point layout (numpy's 16-byte long double: x87 80-bit extended;
-    /// bfloat16; N-bit floats): read as Float64 where each value converts exactly.
-    CustomFloat {
-        size: u32,
-        be: bool,
-        bits: FloatBits,
-    },
+    /// A float whose fields are not IEEE 754's (see [`CustomFloat`]).
+    CustomFloat(Box<CustomFloat>),
     /// HDF5 2.0's complex class (11): a real and an imaginary part of one float type,
     /// read as a FixedSizeList of 2 (`[real, imag]`).
     Complex {
@@ -112,7 +107,8 @@ impl Datatype {
             },
             Datatype::Float { size: 2, .. } => D::Float16,
             Datatype::Float { size: 4, .. } => D::Float32,
-            Datatype::Float { .. } | Datatype::CustomFloat { .. } => D::Float64,
+            Datatype::Float { .. } => D::Float64,
+            Datatype::CustomFloat(f) => f.arrow_type(),
             Datatype::Complex { base, .. } => {
                 D::FixedSizeList(Box::new(Field::new("item", base.arrow_type(), true)), 2)
             }
@@ -152,7 +148,6 @@ impl Datatype {
         match self {
             Datatype::Int { size, .. }
             | Datatype::Float { size, .. }
-            | Datatype::CustomFloat { size, .. }
             | Datatype::Complex { size, .. }
             | Datatype::FixedString { size, .. }
             | Datatype::Bitfield { size, .. }
@@ -163,6 +158,7 @@ impl Datatype {
             | Datatype::VlString { size, .. }
             | Datatype::VlSequence { size, .. } => *size as usize,
             Datatype::Enum { base, .. } => base.size(),
+            Datatype::CustomFloat(f) => f.size as usize,
             Datatype::Array { dims, base } => dims
                 .iter()
                 .fold(base.size(), |a, &d| a.saturating_mul(d as usize)),
@@ -248,9 +244,7 @@ impl Datatype {
                 )
             }
             Datatype::Float { size, be } => format!("float{}{}", size * 8, o(be)),
-            Datatype::CustomFloat { size, be, bits } => {
-                format!("float{}{}({})", size * 8, o(be), bits.describe())
-            }
+            Datatype::CustomFloat(f) => f.describe(),
             Datatype::Complex { base, .. } => format!("complex<{}>", base.describe()),
             Datatype::FixedString { size, pad, utf8 } => format!(
                 "string[{size}]({},{})",
@@ -345,15 +339,23 @@ impl Datatype {
                 }
             }
             1 => {
+                let props = c.bytes(12)?;
                 if bf & 0x40 != 0 {
                     return Err(unsupported(at, "VAX-endian floating point"));
                 }
-                let be = bf & 1 != 0;
-                let bits = FloatBits::parse(c, bf, size, at)?;
-                if bits.is_ieee(size) {
-                    Datatype::Float { size, be }
-                } else {
-                    Datatype::CustomFloat { size, be, bits }
+                let custom = match size {
+                    1..=16 => CustomFloat::parse(at, size, bf, props)?,
+                    _ => None,
+                };
+                if let Some(f) = custom {
+                    return Ok(Datatype::CustomFloat(Box::new(f)));
+                }
+                if !matches!(size, 2 | 4 | 8) {
+                    return Err(unsupported(at, format!("floating point of {size} bytes")));
+                }
+                Datatype::Float {
+                    size,
+                    be: bf & 1 != 0,
                 }
             }
             2 => {
@@ -507,7 +509,7 @@ impl Datatype {
                     ));
                 }
                 let base = Self::parse_depth(c, depth + 1)?;
-                if !matches!(base, Datatype::Float { .. } | Datatype::CustomFloat { .. })
+                if !matches!(base, Datatype::Float { .. } | Datatype::CustomFloat(_))
                     || base.size() as u64 * 2 != size as u64
                 {
                     return Err(c.invalid(format!(

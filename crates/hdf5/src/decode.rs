@@ -279,27 +279,7 @@ pub fn decode(
                 None,
             ),
         },
-        Datatype::CustomFloat { size, be, bits } => {
-            let s = *size as usize;
-            let mut v = Vec::with_capacity(n);
-            for i in 0..n {
-                let e = &bytes[i * stride + off..i * stride + off + s];
-                let x = e.iter().enumerate().fold(0u128, |a, (k, &b)| {
-                    a | (b as u128) << (8 * if *be { s - 1 - k } else { k })
-                });
-                v.push(bits.value(x).ok_or_else(|| {
-                    crate::io::unsupported(
-                        0,
-                        format!(
-                            "element {i}: a {} value not exactly representable as Float64 \
-                             (reading it would lose precision)",
-                            dt.describe()
-                        ),
-                    )
-                })?);
-            }
-            Column::primitive(DataType::Float64, Buffer::F64(v), None)
-        }
+        Datatype::CustomFloat(f) => f.decode(bytes, n, stride, off)?,
         Datatype::Complex { base, .. } => decode(
             vl,
             &Datatype::Array {

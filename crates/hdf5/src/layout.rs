@@ -52,6 +52,9 @@ pub enum Layout {
         dims: Vec<u64>,
         index: ChunkIndexKind,
         addr: u64,
+        /// Layout v4+ flag 1 (`H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS`): chunks that cross
+        /// the dataset's edge are stored unfiltered.
+        partial_unfiltered: bool,
     },
 }
 
@@ -97,6 +100,7 @@ impl Layout {
                             dims,
                             index: ChunkIndexKind::BTreeV1,
                             addr,
+                            partial_unfiltered: false,
                         })
                     }
                     k => Err(unsupported(at, format!("layout class {k}"))),
@@ -130,6 +134,7 @@ impl Layout {
                             dims,
                             index: ChunkIndexKind::BTreeV1,
                             addr,
+                            partial_unfiltered: false,
                         })
                     }
                     2 => {
@@ -170,6 +175,7 @@ impl Layout {
                             dims,
                             index,
                             addr,
+                            partial_unfiltered: flags & 1 != 0,
                         })
                     }
                     3 => Err(unsupported(at, "virtual dataset layout")),

@@ -36,7 +36,6 @@ mod checksum;
 mod chunk_index;
 mod dataspace;
 mod datatype;
-mod float_bits;
 mod fractal_heap;
 mod global_heap;
 mod group;
@@ -47,6 +46,7 @@ mod object_header;
 mod sohm;
 mod superblock;
 // Values: fixed-size elements and the batched variable-length path.
+mod custom_float;
 mod decode;
 mod retry_memo;
 mod vl_cells;

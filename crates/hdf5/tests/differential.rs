@@ -49,6 +49,12 @@ fn agrees_with_hdf5_pure() {
                 continue;
             }
             let col = leaf(&batch.columns[0]);
+            // hdf5-pure reads a float with non-IEEE fields as IEEE bits; fixtures.rs
+            // compares those with h5py (libhdf5's conversion).
+            if ours.info(&bytes, &p).unwrap().dtype.contains("exp ") {
+                skipped.push(format!("{name}{p}: custom float fields"));
+                continue;
+            }
             let Ok(ds) = theirs.dataset(&p) else {
                 skipped.push(format!("{name}{p}: hdf5-pure cannot open the dataset"));
                 continue;

@@ -1,18 +1,23 @@
 //! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF, blosc, bitshuffle,
-//! LZ4, Zstandard, scale-offset, N-bit; any other id is a clear `Unsupported` error
-//! naming it. Every filter writes at most the chunk's size: a stream that would produce
-//! more is an error, never a larger buffer.
+//! LZ4, Zstandard, bzip2, scale-offset, N-bit; any other id is a clear `Unsupported` error
+//! naming it. The last step writes at most the chunk's size and each earlier one at most
+//! what the next can take (see [`bounds`]): a stream that would produce more is an error,
+//! never a larger buffer.
 
 mod bitshuffle;
 mod blosc;
 mod blosclz;
+mod bzip2;
 mod deflate;
 mod lz4;
 mod lzf;
 mod nbit;
 mod scaleoffset;
 mod shuffle;
+mod szip;
 mod zstd;
+
+pub use szip::Coder as AecCoder;
 
 use std::borrow::Cow;
 
@@ -34,6 +39,7 @@ pub const LZ4: u16 = 32004;
 pub const BITSHUFFLE: u16 = 32008;
 pub const ZSTD: u16 = 32015;
 pub const BLOSC2: u16 = 32026;
+pub const BZIP2: u16 = 307;
 
 pub fn filter_name(id: u16) -> &'static str {
     match id {
@@ -49,7 +55,7 @@ pub fn filter_name(id: u16) -> &'static str {
         BITSHUFFLE => "bitshuffle",
         ZSTD => "zstd",
         BLOSC2 => "blosc2",
-        307 => "bzip2",
+        BZIP2 => "bzip2",
         _ => "unknown",
     }
 }
@@ -68,14 +74,19 @@ pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
                 | LZ4
                 | BITSHUFFLE
                 | ZSTD
+                | BZIP2
+                | SZIP
         ) {
             return Err(err(
                 offset,
                 ErrorCode::Unsupported,
                 format!(
-                    "filter id {} ({}{}) is not supported",
+                    "the {} filter (filter id {}{}) is not supported",
+                    match f.id {
+                        SZIP => "SZIP",
+                        id => filter_name(id),
+                    },
                     f.id,
-                    filter_name(f.id),
                     if f.name.is_empty() {
                         String::new()
                     } else {
@@ -97,11 +108,34 @@ pub fn apply(
     expected: usize,
     offset: u64,
 ) -> Result<Vec<u8>> {
+    let steps: Vec<&Filter> = active(filters, mask).collect();
+    let bound = bounds(&steps, expected);
     let mut buf: Cow<[u8]> = Cow::Borrowed(data);
-    for f in active(filters, mask) {
-        buf = undo(f, buf, expected, offset)?;
+    for (f, &b) in steps.iter().zip(&bound) {
+        buf = undo(f, buf, b, offset)?;
     }
     Ok(buf.into_owned())
+}
+
+/// The most each step (in decoding order) may write: the last writes the chunk, each
+/// earlier one at most what the next step can take as input for its own bound. A stage's
+/// input may be longer than its output (a checksum's 4 bytes, a scale-offset header, a
+/// compressor's stream of incompressible data: deflate, LZ4, Zstandard, bzip2 and SZIP
+/// all grow such data by well under 1/16 plus a constant), so Fletcher-32 before a
+/// compressor, or two compressors in a row, decode; nothing allocates more than the chunk
+/// justifies.
+fn bounds(steps: &[&Filter], out: usize) -> Vec<usize> {
+    let mut b = vec![out; steps.len()];
+    for i in (0..steps.len().saturating_sub(1)).rev() {
+        let n = b[i + 1];
+        b[i] = match steps[i + 1].id {
+            SHUFFLE => n,
+            FLETCHER32 => n.saturating_add(4),
+            NBIT | SCALEOFFSET => n.saturating_add(64),
+            _ => n.saturating_add(n / 16).saturating_add(1024),
+        };
+    }
+    b
 }
 
 /// [`apply`] writing the unfiltered chunk into `out` (sized to the expected chunk): the
@@ -116,6 +150,7 @@ pub fn apply_into(
     offset: u64,
 ) -> Result<usize> {
     let steps: Vec<&Filter> = active(filters, mask).collect();
+    let bound = bounds(&steps, out.len());
     let mut buf: Cow<[u8]> = Cow::Borrowed(data);
     if let Some((last, first)) = steps.split_last() {
         let mut first = first;
@@ -123,8 +158,8 @@ pub fn apply_into(
         // inflated buffer into `out`.
         if let Some((prev, before)) = first.split_last() {
             if prev.id == DEFLATE && last.id == SHUFFLE {
-                for f in before {
-                    buf = undo(f, buf, out.len(), offset)?;
+                for (f, &b) in before.iter().zip(&bound) {
+                    buf = undo(f, buf, b, offset)?;
                 }
                 let inflated = deflate::inflate(&buf, out.len(), offset)?;
                 if inflated.len() == out.len() {
@@ -137,8 +172,10 @@ pub fn apply_into(
                 first = &[];
             }
         }
-        for f in first {
-            buf = undo(f, buf, out.len(), offset)?;
+        // `first` is a prefix of `steps` (or empty after the fused inflate + unshuffle,
+        // whose bound is then the chunk's).
+        for (f, &b) in first.iter().zip(&bound) {
+            buf = undo(f, buf, b, offset)?;
         }
         match last.id {
             DEFLATE => return deflate::inflate_into(&buf, out, offset),
@@ -146,7 +183,7 @@ pub fn apply_into(
                 shuffle::unshuffle_into(&buf, shuffle_size(last), out);
                 return Ok(out.len());
             }
-            NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
+            NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 | SZIP => {
                 return decode_into(last, &buf, out, offset)
             }
             _ => buf = undo(last, buf, out.len(), offset)?,
@@ -206,7 +243,7 @@ fn undo<'d>(f: &Filter, buf: Cow<'d, [u8]>, expected: usize, offset: u64) -> Res
             lzf::decompress(&buf, expected)
                 .map_err(|m| err(offset, ErrorCode::Compression, format!("lzf chunk: {m}")))?,
         ),
-        NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD => {
+        NBIT | SCALEOFFSET | BLOSC | LZ4 | BITSHUFFLE | ZSTD | BZIP2 | SZIP => {
             let mut v = arrowsmith_core::recycle::bytes_to_overwrite(expected);
             let n = decode_into(f, &buf, &mut v, offset)?;
             v.truncate(n);
@@ -232,6 +269,8 @@ fn decode_into(f: &Filter, src: &[u8], out: &mut [u8], offset: u64) -> Result<us
         LZ4 => lz4::decode(src, out),
         BITSHUFFLE => bitshuffle::decode(src, &f.cd, out),
         ZSTD => zstd::decompress_into(src, out),
+        BZIP2 => bzip2::decompress_into(src, out),
+        SZIP => szip::decode(src, &f.cd, out),
         id => Err(format!("filter id {id} cannot decode into a chunk")),
     };
     match r {

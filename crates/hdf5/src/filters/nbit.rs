@@ -18,13 +18,18 @@ const MAX_DEPTH: u32 = 32;
 
 /// Undo the filter into `out` (the chunk's size); returns the bytes written.
 pub fn decode(src: &[u8], cd: &[u32], out: &mut [u8]) -> Result<usize, String> {
-    if cd.len() < 5 || cd[CD_NPARMS] as usize != cd.len() {
+    if cd.len() < 3 || cd[CD_NPARMS] as usize != cd.len() {
         return Err(format!("nbit: {} parameters", cd.len()));
     }
+    // Types the filter does not pack (enums, strings, ...: libhdf5 writes just the three
+    // parameters saying so) and values that fill their bytes are stored as they are.
     if cd[CD_NO_COMPRESS] != 0 {
         let k = src.len().min(out.len());
         out[..k].copy_from_slice(&src[..k]);
         return Ok(src.len());
+    }
+    if cd.len() < 5 {
+        return Err(format!("nbit: {} parameters", cd.len()));
     }
     let (n, size) = (cd[CD_NELMTS] as usize, cd[CD_SIZE] as usize);
     let total = n
@@ -251,6 +256,13 @@ mod tests {
         assert!(
             decode(&src, &cd, &mut [0u8; 6]).is_err(),
             "bounded by the chunk"
+        );
+        // The three parameters libhdf5 writes for a type it does not pack (an enum).
+        assert_eq!(decode(&src, &[3, 1, 3], &mut out), Ok(6));
+        assert_eq!(out[..6], src);
+        assert!(
+            decode(&src, &[3, 0, 3], &mut out).is_err(),
+            "packed, no type"
         );
     }
 }
