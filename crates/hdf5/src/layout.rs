@@ -53,6 +53,11 @@ pub enum Layout {
         index: ChunkIndexKind,
         addr: u64,
     },
+    /// Mappings in global heap object `index` of the collection at `heap` (virtual_ds).
+    Virtual {
+        heap: u64,
+        index: u32,
+    },
 }
 
 impl Layout {
@@ -61,6 +66,7 @@ impl Layout {
             Layout::Compact { .. } => "compact",
             Layout::Contiguous { .. } => "contiguous",
             Layout::Chunked { .. } => "chunked",
+            Layout::Virtual { .. } => "virtual",
         }
     }
 
@@ -172,7 +178,10 @@ impl Layout {
                             addr,
                         })
                     }
-                    3 => Err(unsupported(at, "virtual dataset layout")),
+                    3 if version >= 4 => Ok(Layout::Virtual {
+                        heap: c.addr()?,
+                        index: c.u32()?,
+                    }),
                     k => Err(unsupported(at, format!("layout class {k}"))),
                 }
             }

@@ -28,6 +28,8 @@ mod chunk_copy;
 mod chunked;
 mod direct;
 mod selection;
+// Virtual datasets: selections of source datasets, in this file or others.
+mod virtual_ds;
 // On-disk structures.
 mod btree_v1;
 mod btree_v2;
@@ -55,4 +57,5 @@ pub use dataset::DatasetInfo;
 pub use file::Hdf5File;
 pub use limits::DEFAULT_MAX_READ_BYTES;
 pub use list::{Entry, EntryKind};
+pub use virtual_ds::{NoSources, SourceFiles, SourceInfo, VirtualSources};
 pub use walk::dataset_paths;
