@@ -57,5 +57,5 @@ pub use dataset::DatasetInfo;
 pub use file::Hdf5File;
 pub use limits::DEFAULT_MAX_READ_BYTES;
 pub use list::{Entry, EntryKind};
-pub use virtual_ds::{NoSources, SourceFiles, SourceInfo, VirtualSources};
+pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};
 pub use walk::dataset_paths;

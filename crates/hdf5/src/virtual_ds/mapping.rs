@@ -45,7 +45,11 @@ const SAME_FILE: u8 = 4;
 
 pub fn parse(bytes: &[u8], at: u64, sl: u8) -> Result<Vec<Mapping>> {
     checksum::verify(bytes, at, "virtual dataset mappings")?;
-    let body = &bytes[..bytes.len() - 4];
+    parse_body(&bytes[..bytes.len() - 4], at, sl)
+}
+
+/// The entries of a heap object's body (its checksum verified or cut off).
+pub fn parse_body(body: &[u8], at: u64, sl: u8) -> Result<Vec<Mapping>> {
     let mut c = Cur::new(body, at, "virtual dataset mappings", 8, sl);
     let version = c.u8()?;
     if version > 1 {

@@ -87,6 +87,35 @@ impl VirtualSources for SourceFiles<'_> {
     }
 }
 
+/// For the `hdf5` fuzz target: parse `body` as the mappings of a virtual dataset (a heap
+/// object without its checksum, 8-byte lengths) and clip each mapping's geometry to a box
+/// of a large dataspace; the number of mappings that map anything.
+#[doc(hidden)]
+pub fn fuzz_mappings(body: &[u8]) -> Result<usize> {
+    let maps = mapping::parse_body(body, 0, 8)?;
+    let mut n = 0;
+    for m in &maps {
+        let rank = |s: &select::Selection| match s {
+            select::Selection::Regular(d) => d.len(),
+            _ => 3,
+        };
+        let vdims = vec![1u64 << 40; rank(&m.virt)];
+        let sdims = vec![1u64 << 40; rank(&m.source)];
+        let (Ok(Some(v)), Ok(Some(s))) = (dims_of(&m.virt, &vdims), dims_of(&m.source, &sdims))
+        else {
+            continue;
+        };
+        let lo = vec![0u64; vdims.len()];
+        if let Some(p) = Geometry::new(v, s)
+            .ok()
+            .and_then(|g| g.clip(&lo, &vdims).map(|p| (p.source_box(&g), g)))
+        {
+            n += usize::from(!p.0.is_empty());
+        }
+    }
+    Ok(n)
+}
+
 /// A source dataset name as libhdf5 opens it (from the root group).
 fn absolute(name: &str) -> String {
     if name.starts_with('/') {
