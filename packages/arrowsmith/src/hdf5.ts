@@ -95,7 +95,9 @@ export interface Hdf5Options extends OpenOptions {
    * relative: `scan_0001.h5`), it gives that file's source (anything `openHdf5` takes) or
    * `undefined` if there is none (a `not-found` error). Linked files open once, with these
    * options, and close with this file. Without it, a path through an external link is an
-   * `unsupported` DecodeError naming the file and the path there.
+   * `unsupported` DecodeError naming the file and the path there. Virtual datasets' sources
+   * in other files come through it too (a file it has not reads as the fill value, as in
+   * libhdf5; without it, such a source is `unsupported`, naming the file and dataset).
    */
   resolve?: (file: string) => FileSource | undefined | Promise<FileSource | undefined>;
 }

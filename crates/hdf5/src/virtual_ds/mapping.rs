@@ -158,6 +158,73 @@ pub fn dims_of(sel: &Selection, dims: &[u64]) -> std::result::Result<Option<Vec<
     .map(|d| d.filter(|d| d.iter().all(|x| x.count > 0 && x.block > 0)))
 }
 
+/// Whether a selection has an unlimited count or block.
+pub fn is_unlimited(sel: &Selection) -> bool {
+    matches!(sel, Selection::Regular(d) if d.iter().any(|x| x.count == UNLIMITED || x.block == UNLIMITED))
+}
+
+/// An unlimited mapping as it is over a source of extent `sdims` now: the source's one
+/// unlimited dimension cut to what fits, and the virtual one to as many elements.
+pub fn resolve_unlimited(
+    virt: &Selection,
+    source: &Selection,
+    sdims: &[u64],
+) -> std::result::Result<(Selection, Selection), String> {
+    let unl = |x: &Dim| x.count == UNLIMITED || x.block == UNLIMITED;
+    let one = |d: &[Dim]| -> Option<usize> {
+        let mut it = d.iter().enumerate().filter(|(_, x)| unl(x)).map(|(i, _)| i);
+        let first = it.next()?;
+        it.next().is_none().then_some(first)
+    };
+    let (Selection::Regular(v), Selection::Regular(s)) = (virt, source) else {
+        return Err("an unlimited virtual selection over a limited source selection".into());
+    };
+    let (Some(dv), Some(ds)) = (one(v), one(s)) else {
+        return Err(
+            "an unlimited mapping that is not unlimited in exactly one dimension on both sides"
+                .into(),
+        );
+    };
+    let extent = *sdims.get(ds).ok_or("a source selection of another rank")?;
+    let mut s = s.clone();
+    let x = &mut s[ds];
+    if x.count == UNLIMITED {
+        if x.block == UNLIMITED || x.stride == 0 || x.block == 0 {
+            return Err("an unlimited source selection with an unlimited or empty block".into());
+        }
+        x.count = match extent
+            .checked_sub(x.start)
+            .and_then(|r| r.checked_sub(x.block))
+        {
+            Some(r) => r / x.stride + 1,
+            None => 0,
+        };
+    } else {
+        x.block = extent.saturating_sub(x.start);
+        if x.count != 1 {
+            return Err("an unlimited block repeated".into());
+        }
+    }
+    let n = x
+        .count
+        .checked_mul(x.block)
+        .ok_or("an unlimited selection past 2^64")?;
+    let mut v = v.clone();
+    let y = &mut v[dv];
+    if y.count == UNLIMITED {
+        if y.block == UNLIMITED || y.block == 0 || n % y.block != 0 {
+            return Err("an unlimited mapping whose sides do not divide into blocks".into());
+        }
+        y.count = n / y.block;
+    } else {
+        if y.count != 1 {
+            return Err("an unlimited block repeated".into());
+        }
+        y.block = n;
+    }
+    Ok((Selection::Regular(v), Selection::Regular(s)))
+}
+
 /// The last position a dimension selects (`Some(None)`: none), `None` on overflow.
 fn last_pos(d: &Dim) -> Option<Option<u64>> {
     if d.count == 0 || d.block == 0 {
@@ -310,5 +377,35 @@ mod tests {
         assert_eq!(p.source, vec![1..3, 0..6]);
         assert_eq!(p.source_box(&g), vec![(1, 3), (0, 6)]);
         assert!(Geometry::new(vec![d(0, 1, 6, 1)], vec![d(0, 2, 1, 2), d(0, 3, 1, 3)]).is_err());
+    }
+
+    #[test]
+    fn unlimited_mappings_resolve_to_the_source_extent() {
+        let v = Selection::Regular(vec![d(0, 1, UNLIMITED, 1)]);
+        let s = Selection::Regular(vec![d(0, 1, UNLIMITED, 1)]);
+        let (rv, rs) = resolve_unlimited(&v, &s, &[7]).unwrap();
+        assert_eq!(rv, Selection::Regular(vec![d(0, 1, 7, 1)]));
+        assert_eq!(rs, Selection::Regular(vec![d(0, 1, 7, 1)]));
+        // Blocks of 3 every 4 from 1 over 12: 1..4, 5..8, 9..12 → 3 blocks, 9 elements.
+        let v = Selection::Regular(vec![d(0, 3, UNLIMITED, 3)]);
+        let s = Selection::Regular(vec![d(1, 4, UNLIMITED, 3)]);
+        let (rv, _) = resolve_unlimited(&v, &s, &[12]).unwrap();
+        assert_eq!(rv, Selection::Regular(vec![d(0, 3, 3, 3)]));
+        // Hostile: a zero stride, blocks that do not divide, two unlimited dims, a limited source.
+        assert!(
+            resolve_unlimited(&v, &Selection::Regular(vec![d(0, 0, UNLIMITED, 1)]), &[9]).is_err()
+        );
+        assert!(
+            resolve_unlimited(&Selection::Regular(vec![d(0, 4, UNLIMITED, 4)]), &s, &[12]).is_err()
+        );
+        let two = Selection::Regular(vec![d(0, 1, UNLIMITED, 1), d(0, 1, UNLIMITED, 1)]);
+        assert!(resolve_unlimited(&two, &two, &[3, 3]).is_err());
+        assert!(resolve_unlimited(&v, &Selection::All, &[3]).is_err());
+        assert!(resolve_unlimited(
+            &Selection::Regular(vec![d(0, 1, UNLIMITED, 1)]),
+            &Selection::Regular(vec![d(u64::MAX - 1, 1, UNLIMITED, 1)]),
+            &[u64::MAX]
+        )
+        .is_ok());
     }
 }

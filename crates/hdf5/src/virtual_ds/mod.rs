@@ -284,15 +284,20 @@ impl Hdf5File {
             if m.file.contains('%') || m.dataset.contains('%') {
                 return Err(refuse("a printf-style source name (%b)"));
             }
-            let Some(vd) = dims_of(&m.virt, dims).map_err(|w| refuse(&w))? else {
-                continue;
-            };
-            if !vd
-                .iter()
-                .enumerate()
-                .all(|(d, x)| mapping::touches(x, lo[d], hi[d]))
-            {
-                continue;
+            // An unlimited mapping is as long as its source is now: resolved once its
+            // source's extent is known; any other is checked against the box first.
+            let unlimited = mapping::is_unlimited(&m.virt);
+            if !unlimited {
+                let Some(vd) = dims_of(&m.virt, dims).map_err(|w| refuse(&w))? else {
+                    continue;
+                };
+                if !vd
+                    .iter()
+                    .enumerate()
+                    .all(|(d, x)| mapping::touches(x, lo[d], hi[d]))
+                {
+                    continue;
+                }
             }
             let own = m.file == ".";
             let dataset = absolute(&m.dataset);
@@ -315,7 +320,23 @@ impl Hdf5File {
                     info.dtype
                 )));
             }
-            let sd = match dims_of(&m.source, &info.dims).map_err(|w| refuse(&w))? {
+            let (virt, source) = if unlimited {
+                mapping::resolve_unlimited(&m.virt, &m.source, &info.dims)
+                    .map_err(|w| refuse(&w))?
+            } else {
+                (m.virt.clone(), m.source.clone())
+            };
+            let vd = dims_of(&virt, dims).map_err(|w| {
+                refuse(&if unlimited {
+                    format!("{w}: its source grew past the extent stored for the virtual dataset (libhdf5 recomputes it)")
+                } else {
+                    w
+                })
+            })?;
+            let Some(vd) = vd else {
+                continue;
+            };
+            let sd = match dims_of(&source, &info.dims).map_err(|w| refuse(&w))? {
                 Some(sd) => sd,
                 None => continue,
             };
