@@ -167,3 +167,16 @@ fn plans_list_what_a_same_file_virtual_read_touches() {
     assert!(!plan.is_empty());
     assert_eq!(f2.read(&cache, "/concat", 0, None).unwrap().num_rows, 12);
 }
+
+#[test]
+fn source_rows_count_against_the_read_limit() {
+    let bytes = load("vds_latest.h5");
+    let mut f = Hdf5File::open(&bytes).unwrap();
+    // 36 bytes of output from 120 bytes of source rows (every other row and column).
+    f.max_read_bytes = 100;
+    let e = f.read(&bytes, "/src_strided", 0, None).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge, "{e}");
+    assert!(e.message.contains("source rows"), "{e}");
+    f.max_read_bytes = 120;
+    assert_eq!(f.read(&bytes, "/src_strided", 0, None).unwrap().num_rows, 3);
+}

@@ -268,6 +268,7 @@ impl Hdf5File {
         // Errors of other files' sources are kept until every mapping has asked, so a host
         // that serves them learns all it must fetch in one pass.
         let mut pending: Option<DecodeError> = None;
+        let mut spent = 0u64;
         for (i, m) in mapping::load(ctx, &self.gcol, heap, index)?
             .into_iter()
             .enumerate()
@@ -346,6 +347,22 @@ impl Hdf5File {
             };
             let sbox = piece.source_box(&geom);
             let (a, b) = sbox.first().copied().unwrap_or((0, 1));
+            let mut sdims = info.dims.clone();
+            if let Some(d0) = sdims.first_mut() {
+                *d0 = b - a;
+            }
+            let need = sdims.iter().try_fold(es, |x, &d| x.checked_mul(d));
+            // The source rows of all mappings together stay within the read's limit (many
+            // mappings over large sources would otherwise each be read in full).
+            spent = spent.saturating_add(need.unwrap_or(u64::MAX));
+            if spent > max {
+                return Err(too_large(
+                    at,
+                    spent,
+                    max,
+                    "the source rows of a virtual dataset's mappings",
+                ));
+            }
             let raw = match &own_ds {
                 Some(sds) => self.source_rows(ctx, sds, a, b - a)?,
                 None => match sources.rows(&m.file, &dataset, a, b - a) {
@@ -356,11 +373,6 @@ impl Hdf5File {
                     }
                 },
             };
-            let mut sdims = info.dims.clone();
-            if let Some(d0) = sdims.first_mut() {
-                *d0 = b - a;
-            }
-            let need = sdims.iter().try_fold(es, |x, &d| x.checked_mul(d));
             if need != Some(raw.len() as u64) {
                 return Err(invalid(
                     at,
