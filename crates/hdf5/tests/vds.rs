@@ -84,7 +84,7 @@ fn every_virtual_dataset_equals_h5py_whole_and_in_windows() {
             }
             checked += 1;
         }
-        assert_eq!(checked, 9, "{name}");
+        assert_eq!(checked, 10, "{name}");
     }
 }
 

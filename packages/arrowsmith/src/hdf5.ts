@@ -471,8 +471,13 @@ export class Hdf5File extends FileReaderBase {
     if (this.#depth >= MAX_LINKED_DEPTH) throw new DecodeError('HDF5', undefined, 'too-deep', `${path}: more than ${MAX_LINKED_DEPTH} files in a row`);
     const file = await abortable(signal, () => this.#linkedFile(n.file, resolve));
     if (n.start === undefined || n.count === undefined) {
-      if (!file) return this.handle.supplySourceInfo(n.file, n.dataset, undefined, '', 0);
-      const info = JSON.parse(await file.op(() => file.call(() => file.handle.sourceInfo(n.dataset), signal))) as { dims: number[]; dtype: string; elementSize: number };
+      const json = file && (await file.op(() => file.call(() => file.handle.sourceInfo(n.dataset), signal)).catch((e: unknown) => {
+        if (e instanceof DecodeError && e.code === 'not-found') return undefined;
+        throw e;
+      }));
+      // No such file or dataset: the fill value, as libhdf5 reads it.
+      if (!json) return this.handle.supplySourceInfo(n.file, n.dataset, undefined, '', 0);
+      const info = JSON.parse(json) as { dims: number[]; dtype: string; elementSize: number };
       return this.handle.supplySourceInfo(n.file, n.dataset, Float64Array.from(info.dims), info.dtype, info.elementSize);
     }
     if (!file) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: rows of ${where}, which the resolver does not have`);

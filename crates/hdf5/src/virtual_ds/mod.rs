@@ -12,7 +12,7 @@ mod select;
 
 use std::collections::HashMap;
 
-use arrowsmith_core::{Batch, ByteSource, DecodeError, Result};
+use arrowsmith_core::{Batch, ByteSource, DecodeError, ErrorCode, Result};
 
 use crate::ctx::Ctx;
 use crate::dataset::Dataset;
@@ -34,8 +34,8 @@ pub struct SourceInfo {
 /// Where a virtual dataset's sources in other files come from (file names as the mappings
 /// store them, e.g. `scan_0001.h5` or `sub/part.h5`; `.` never reaches here).
 pub trait VirtualSources {
-    /// The source dataset, or `None` when there is no such file (libhdf5 then reads the
-    /// mapped elements as the fill value; so does this reader).
+    /// The source dataset, or `None` when there is no such file or dataset (libhdf5 then
+    /// reads the mapped elements as the fill value; so does this reader).
     fn info(&self, file: &str, dataset: &str) -> Result<Option<SourceInfo>>;
     /// Raw element bytes (row-major, after filters, fill applied) of rows
     /// `start..start+count` of the source, as [`Hdf5File::read_raw_rows`] gives them.
@@ -75,7 +75,12 @@ impl<'a> SourceFiles<'a> {
 impl VirtualSources for SourceFiles<'_> {
     fn info(&self, file: &str, dataset: &str) -> Result<Option<SourceInfo>> {
         match self.files.get(file) {
-            Some((f, src)) => f.source_info(*src, dataset).map(Some),
+            Some((f, src)) => match f.source_info(*src, dataset) {
+                Ok(i) => Ok(Some(i)),
+                // No such dataset there: the fill value, as libhdf5 reads it.
+                Err(e) if e.code == ErrorCode::NotFound => Ok(None),
+                Err(e) => Err(e),
+            },
             None => Ok(None),
         }
     }
@@ -303,8 +308,12 @@ impl Hdf5File {
             let own = m.file == ".";
             let dataset = absolute(&m.dataset);
             let (info, own_ds) = if own {
-                let sds = self.dataset(ctx, &dataset)?;
-                (info_of(&sds), Some(sds))
+                match self.dataset(ctx, &dataset) {
+                    Ok(sds) => (info_of(&sds), Some(sds)),
+                    // No such dataset: the fill value, as libhdf5 reads it.
+                    Err(e) if e.code == ErrorCode::NotFound => continue,
+                    Err(e) => return Err(e),
+                }
             } else {
                 match sources.info(&m.file, &dataset) {
                     Ok(Some(info)) => (info, None),
