@@ -10,8 +10,8 @@ use common::{check, fixtures_dir};
 use serde_json::Value;
 
 const FILES: [&str; 2] = ["vds_latest", "vds_earliest"];
-/// The other files the mappings name (missing.h5 is left out: it does not exist).
-const SOURCES: [&str; 2] = ["src_a.h5", "sub/src_b.h5"];
+/// The other files the mappings name (missing.h5 and p_2.h5 are left out: they do not exist).
+const SOURCES: [&str; 4] = ["src_a.h5", "sub/src_b.h5", "p_0.h5", "p_1.h5"];
 
 fn load(name: &str) -> Vec<u8> {
     std::fs::read(fixtures_dir().join("vds").join(name)).unwrap()
@@ -84,7 +84,7 @@ fn every_virtual_dataset_equals_h5py_whole_and_in_windows() {
             }
             checked += 1;
         }
-        assert_eq!(checked, 10, "{name}");
+        assert_eq!(checked, 11, "{name}");
     }
 }
 

@@ -225,6 +225,115 @@ pub fn resolve_unlimited(
     Ok((Selection::Regular(v), Selection::Regular(s)))
 }
 
+/// A source name with printf-style `%b` (the block number) and `%%` (a `%`) filled in.
+fn subst(s: &str, b: u64) -> std::result::Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some('b') => out.push_str(&b.to_string()),
+            Some('%') => out.push('%'),
+            _ => return Err("a source name with a % sequence other than %b and %%".into()),
+        }
+    }
+    Ok(out)
+}
+
+/// The mappings a printf-style one is for a box, and the (file, dataset) past the extent.
+pub type Expanded = (Vec<Mapping>, Option<(String, String)>);
+
+/// A mapping whose names hold `%`: the plain mapping it is (`%%`), or for a printf-style
+/// one (`%b`, an unlimited count of blocks) one mapping per block that meets the box
+/// `lo..hi` within the stored extent `dims` (block `b` from the files and datasets its
+/// names give for `b`), and the names of the first block past the extent (whose existence
+/// means the sources grew past it).
+pub fn expand_printf(
+    m: &Mapping,
+    dims: &[u64],
+    lo: &[u64],
+    hi: &[u64],
+) -> std::result::Result<Expanded, String> {
+    let name = |b: u64| -> std::result::Result<(String, String), String> {
+        Ok((subst(&m.file, b)?, subst(&m.dataset, b)?))
+    };
+    if name(0)? == name(1)? {
+        let (file, dataset) = name(0)?;
+        return Ok((
+            vec![Mapping {
+                file,
+                dataset,
+                ..m.clone()
+            }],
+            None,
+        ));
+    }
+    let not_blocks = || {
+        "a printf-style mapping whose virtual selection is not an unlimited count of blocks"
+            .to_string()
+    };
+    let Selection::Regular(v) = &m.virt else {
+        return Err(not_blocks());
+    };
+    let mut unl = v
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.count == UNLIMITED || x.block == UNLIMITED);
+    let (Some((dv, &x)), None) = (unl.next(), unl.next()) else {
+        return Err(not_blocks());
+    };
+    if x.count != UNLIMITED
+        || x.block == UNLIMITED
+        || x.block == 0
+        || x.stride < x.block
+        || v.len() != dims.len()
+    {
+        return Err(not_blocks());
+    }
+    if is_unlimited(&m.source) {
+        return Err("a printf-style mapping over an unlimited source selection".into());
+    }
+    let n = match dims[dv]
+        .checked_sub(x.start)
+        .and_then(|r| r.checked_sub(x.block))
+    {
+        Some(r) => r / x.stride + 1,
+        None => 0,
+    };
+    // Blocks that meet lo..hi along dv: start + b·stride < hi and start + b·stride + block > lo.
+    let end0 = x.start.checked_add(x.block).ok_or_else(not_blocks)?;
+    let first = match lo[dv].checked_sub(end0) {
+        None => 0,
+        Some(r) => r / x.stride + 1,
+    };
+    let last = match hi[dv].checked_sub(x.start) {
+        None | Some(0) => 0,
+        Some(r) => (r - 1) / x.stride + 1,
+    }
+    .min(n);
+    let mut out = Vec::with_capacity(last.saturating_sub(first).min(1 << 16) as usize);
+    for b in first..last {
+        let (file, dataset) = name(b)?;
+        let mut d = v.clone();
+        d[dv] = Dim {
+            start: x.start + b * x.stride,
+            stride: x.block,
+            count: 1,
+            block: x.block,
+        };
+        out.push(Mapping {
+            file,
+            dataset,
+            source: m.source.clone(),
+            virt: Selection::Regular(d),
+        });
+    }
+    Ok((out, Some(name(n)?)))
+}
+
 /// The last position a dimension selects (`Some(None)`: none), `None` on overflow.
 fn last_pos(d: &Dim) -> Option<Option<u64>> {
     if d.count == 0 || d.block == 0 {
@@ -407,5 +516,58 @@ mod tests {
             &[u64::MAX]
         )
         .is_ok());
+    }
+
+    #[test]
+    fn printf_mappings_expand_to_the_blocks_a_box_meets() {
+        let m = Mapping {
+            file: "p_%b.h5".into(),
+            dataset: "/d%%".into(),
+            source: Selection::All,
+            virt: Selection::Regular(vec![d(1, 4, UNLIMITED, 3)]), // blocks at 1, 5, 9, ...
+        };
+        // Extent 12: blocks 0..=1 fit (1..4, 5..8), block 2 (9..12) fits too.
+        let (list, past) = expand_printf(&m, &[12], &[4], &[10]).unwrap();
+        let names: Vec<_> = list
+            .iter()
+            .map(|m| (m.file.as_str(), m.dataset.as_str()))
+            .collect();
+        assert_eq!(names, [("p_1.h5", "/d%"), ("p_2.h5", "/d%")]);
+        assert_eq!(list[0].virt, Selection::Regular(vec![d(5, 3, 1, 3)]));
+        assert_eq!(past, Some(("p_3.h5".into(), "/d%".into())));
+        assert!(expand_printf(&m, &[12], &[0], &[1]).unwrap().0.is_empty());
+        // `%%` alone is a plain mapping; other sequences and limited selections are refused.
+        let plain = Mapping {
+            file: "a%%.h5".into(),
+            ..m.clone()
+        };
+        let plain = Mapping {
+            dataset: "/x".into(),
+            ..plain
+        };
+        assert_eq!(
+            expand_printf(&plain, &[12], &[0], &[12]).unwrap().0[0].file,
+            "a%.h5"
+        );
+        assert!(expand_printf(
+            &Mapping {
+                file: "p_%d.h5".into(),
+                ..m.clone()
+            },
+            &[12],
+            &[0],
+            &[12]
+        )
+        .is_err());
+        let limited = Mapping {
+            virt: Selection::Regular(vec![d(0, 3, 2, 3)]),
+            ..m.clone()
+        };
+        assert!(expand_printf(&limited, &[12], &[0], &[12]).is_err());
+        let huge = Mapping {
+            virt: Selection::Regular(vec![d(u64::MAX, 4, UNLIMITED, 3)]),
+            ..m
+        };
+        assert!(expand_printf(&huge, &[12], &[0], &[12]).is_err());
     }
 }

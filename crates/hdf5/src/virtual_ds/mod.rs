@@ -274,10 +274,15 @@ impl Hdf5File {
         // that serves them learns all it must fetch in one pass.
         let mut pending: Option<DecodeError> = None;
         let mut spent = 0u64;
+        let mut maps = Vec::new();
         for (i, m) in mapping::load(ctx, &self.gcol, heap, index)?
             .into_iter()
             .enumerate()
         {
+            if !(m.file.contains('%') || m.dataset.contains('%')) {
+                maps.push((i, m));
+                continue;
+            }
             let refuse = |what: &str| {
                 unsupported(
                     at,
@@ -287,9 +292,42 @@ impl Hdf5File {
                     ),
                 )
             };
-            if m.file.contains('%') || m.dataset.contains('%') {
-                return Err(refuse("a printf-style source name (%b)"));
+            let (list, past) =
+                mapping::expand_printf(&m, dims, &lo, &hi).map_err(|w| refuse(&w))?;
+            if let Some((file, dataset)) = past {
+                let exists = if file == "." {
+                    match self.dataset(ctx, &absolute(&dataset)) {
+                        Ok(_) => true,
+                        Err(e) if e.code == ErrorCode::NotFound => false,
+                        Err(e) => return Err(e),
+                    }
+                } else {
+                    match sources.info(&file, &absolute(&dataset)) {
+                        Ok(x) => x.is_some(),
+                        Err(e) => {
+                            pending.get_or_insert(e);
+                            false
+                        }
+                    }
+                };
+                if exists {
+                    return Err(refuse(&format!(
+                        "a printf-style (%b) mapping whose sources grew past the extent stored for the virtual dataset ({file}:{dataset} exists; libhdf5 recomputes it)"
+                    )));
+                }
             }
+            maps.extend(list.into_iter().map(|m| (i, m)));
+        }
+        for (i, m) in maps {
+            let refuse = |what: &str| {
+                unsupported(
+                    at,
+                    format!(
+                        "virtual dataset mapping {i} ({}:{}): {what}",
+                        m.file, m.dataset
+                    ),
+                )
+            };
             // An unlimited mapping is as long as its source is now: resolved once its
             // source's extent is known; any other is checked against the box first.
             let unlimited = mapping::is_unlimited(&m.virt);
