@@ -56,6 +56,11 @@ pub enum Layout {
         /// the dataset's edge are stored unfiltered.
         partial_unfiltered: bool,
     },
+    /// Mappings in global heap object `index` of the collection at `heap` (virtual_ds).
+    Virtual {
+        heap: u64,
+        index: u32,
+    },
 }
 
 impl Layout {
@@ -64,6 +69,7 @@ impl Layout {
             Layout::Compact { .. } => "compact",
             Layout::Contiguous { .. } => "contiguous",
             Layout::Chunked { .. } => "chunked",
+            Layout::Virtual { .. } => "virtual",
         }
     }
 
@@ -178,7 +184,10 @@ impl Layout {
                             partial_unfiltered: flags & 1 != 0,
                         })
                     }
-                    3 => Err(unsupported(at, "virtual dataset layout")),
+                    3 if version >= 4 => Ok(Layout::Virtual {
+                        heap: c.addr()?,
+                        index: c.u32()?,
+                    }),
                     k => Err(unsupported(at, format!("layout class {k}"))),
                 }
             }

@@ -29,6 +29,8 @@ mod chunk_copy;
 mod chunked;
 mod direct;
 mod selection;
+// Virtual datasets: selections of source datasets, in this file or others.
+mod virtual_ds;
 // On-disk structures.
 mod btree_v1;
 mod btree_v2;
@@ -58,4 +60,5 @@ pub use dataset::DatasetInfo;
 pub use file::Hdf5File;
 pub use limits::DEFAULT_MAX_READ_BYTES;
 pub use list::{Entry, EntryKind};
+pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};
 pub use walk::dataset_paths;

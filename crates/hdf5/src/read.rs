@@ -10,7 +10,9 @@ use crate::datatype::Datatype;
 use crate::decode::{decode, fixed_size_lists};
 use crate::file::Hdf5File;
 use crate::io::{err, invalid};
+use crate::layout::Layout;
 use crate::schema::column_name;
+use crate::virtual_ds::{NoSources, VirtualSources};
 use crate::vlen::VlReader;
 
 impl Hdf5File {
@@ -34,6 +36,19 @@ impl Hdf5File {
         start: u64,
         count: Option<u64>,
         use_memo: bool,
+    ) -> Result<Batch> {
+        self.read_sourced(src, path, start, count, use_memo, &NoSources)
+    }
+
+    /// `read_with` whose virtual datasets take sources in other files from `sources`.
+    pub(crate) fn read_sourced(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        start: u64,
+        count: Option<u64>,
+        use_memo: bool,
+        sources: &dyn VirtualSources,
     ) -> Result<Batch> {
         let ctx = self.ctx(src);
         let ds = self.dataset(&ctx, path)?;
@@ -69,6 +84,10 @@ impl Hdf5File {
         let key = (at, start, nrows);
         let raw = match use_memo.then(|| self.memo.take(key)).flatten() {
             Some(v) => Cow::Owned(v),
+            None if matches!(ds.layout, Layout::Virtual { .. }) => Cow::Owned(
+                self.virtual_raw(&ctx, &ds, start, nrows, sources)
+                    .map_err(locate)?,
+            ),
             None => self
                 .read_raw(&ctx, &ds, start, nrows, row_elems)
                 .map_err(locate)?,

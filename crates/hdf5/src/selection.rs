@@ -85,6 +85,8 @@ impl Hdf5File {
                 let out = self.read_chunked(ctx, ds, (cdims, index, *addr), &sel, filled)?;
                 Ok(Cow::Owned(out))
             }
+            // Assembled from its sources by `read` (virtual_ds), never read here.
+            Layout::Virtual { .. } => Err(crate::io::unsupported(ds.at, "virtual dataset")),
         }
     }
 }

@@ -31,6 +31,8 @@ const FILES: &[&str] = &[
     "browse_mixed",
     "pytables_time",
     "extstore/extstore",
+    "vds/vds_latest",
+    "vds/vds_earliest",
 ];
 
 #[test]
@@ -95,6 +97,39 @@ fn corrupted_bytes_never_panic() {
             );
         }
     }
+}
+
+/// Virtual datasets' mappings (h5py's, fixtures/hdf5/vds/*.bin): every truncation and
+/// many mutations parse or fail cleanly, quickly.
+#[test]
+fn virtual_mappings_truncated_or_corrupted() {
+    let dir = common::fixtures_dir().join("vds");
+    let mut seeds = 0;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "bin") {
+            continue;
+        }
+        let orig = std::fs::read(&p).unwrap();
+        assert!(arrowsmith_hdf5::fuzz_mappings(&orig).is_ok(), "{p:?}");
+        seeds += 1;
+        for cut in 0..orig.len() {
+            let _ = arrowsmith_hdf5::fuzz_mappings(&orig[..cut]);
+        }
+        let t = Instant::now();
+        for _ in 0..2000 {
+            let mut b = orig.clone();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = (seed % b.len() as u64) as usize;
+            b[at] = (seed >> 32) as u8;
+            let _ = arrowsmith_hdf5::fuzz_mappings(&b);
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "{p:?}: slow");
+    }
+    assert_eq!(seeds, 8);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! HDF5 exports: a sans-I/O reader (list, info, attributes, plans, reads).
 
 use crate::batch::{batch, hdf5_batch, js_error, DecodedBatch};
+use crate::hdf5_virtual::{info_json, JsSources};
 use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
 use arrowsmith_core::{Batch, Bump, Column, Field, RangeCache};
@@ -16,6 +17,8 @@ pub struct Hdf5Reader {
     file: Option<Hdf5File>,
     /// Bytes fetched from a [`ByteHost`] during one `readFrom`.
     arena: Bump,
+    /// What JS supplied of virtual datasets' sources in other files (hdf5_virtual.rs).
+    sources: JsSources,
 }
 
 #[wasm_bindgen]
@@ -26,6 +29,7 @@ impl Hdf5Reader {
             cache: RangeCache::keeping_neighbours(size as u64),
             file: None,
             arena: Bump::new(),
+            sources: JsSources::default(),
         }
     }
 
@@ -211,6 +215,124 @@ impl Hdf5Reader {
             f.read(src, path, start as u64, count)
         })
         .map(hdf5_batch)
+        .map_err(js_error)
+    }
+}
+
+/// Virtual datasets with sources in other files (hdf5_virtual.rs).
+#[wasm_bindgen]
+impl Hdf5Reader {
+    /// The shape and type of a source dataset in another file (`dims`: `None` when the
+    /// resolver has no such file).
+    #[wasm_bindgen(js_name = supplySourceInfo)]
+    pub fn supply_source_info(
+        &mut self,
+        file: &str,
+        dataset: &str,
+        dims: Option<Vec<f64>>,
+        dtype: &str,
+        element_size: f64,
+    ) {
+        let info = dims.map(|d| arrowsmith_hdf5::SourceInfo {
+            dims: d.into_iter().map(|x| x as u64).collect(),
+            dtype: dtype.to_string(),
+            element_size: element_size as u64,
+        });
+        self.sources.supply_info(file, dataset, info);
+    }
+
+    /// Raw rows of a source dataset in another file (its reader's `readRawRows`).
+    #[wasm_bindgen(js_name = supplySourceRows)]
+    pub fn supply_source_rows(
+        &mut self,
+        file: &str,
+        dataset: &str,
+        start: f64,
+        count: f64,
+        bytes: Vec<u8>,
+    ) {
+        self.sources
+            .supply_rows(file, dataset, start as u64, count as u64, bytes);
+    }
+
+    /// Drop the supplied sources (after a read).
+    #[wasm_bindgen(js_name = clearSources)]
+    pub fn clear_sources(&mut self) {
+        self.sources.clear();
+    }
+
+    /// What the last `readVirtual` missed: JSON `[{file, dataset}]` (shape and type) or
+    /// `[{file, dataset, start, count}]` (rows).
+    #[wasm_bindgen(js_name = virtualNeeds)]
+    pub fn virtual_needs(&self) -> String {
+        self.sources.needs()
+    }
+
+    /// `read` of a virtual dataset with the sources supplied so far; `undefined` when it
+    /// needs more (see `virtualNeeds`).
+    #[wasm_bindgen(js_name = readVirtual)]
+    pub fn read_virtual(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: Option<f64>,
+        max_read_bytes: Option<f64>,
+        host: Option<ByteHost>,
+    ) -> Result<Option<DecodedBatch>, JsValue> {
+        self.limit(max_read_bytes)?;
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+        let count = count.map(|c| c as u64);
+        let sources = &self.sources;
+        sources.begin();
+        let read = |src: &dyn arrowsmith_core::ByteSource| {
+            f.read_virtual(src, path, start as u64, count, sources)
+        };
+        let out = match &host {
+            Some(h) => with_host(&self.cache, &mut self.arena, h, |src| read(src)),
+            None => read(&self.cache),
+        };
+        match out {
+            Ok(b) => Ok(Some(hdf5_batch(b))),
+            Err(e) if !e.is_need_bytes() && sources.missed() => Ok(None),
+            Err(e) => Err(js_error(e)),
+        }
+    }
+
+    /// A dataset as the source of a virtual dataset: JSON `{dims, dtype, elementSize}`.
+    #[wasm_bindgen(js_name = sourceInfo)]
+    pub fn source_info(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?
+            .source_info(&self.cache, path)
+            .map(|i| info_json(&i))
+            .map_err(js_error)
+    }
+
+    /// Raw element bytes of rows `start..start+count` of a dataset (after filters, fill
+    /// applied), for a virtual dataset in another file.
+    #[wasm_bindgen(js_name = readRawRows)]
+    pub fn read_raw_rows(
+        &mut self,
+        path: &str,
+        start: f64,
+        count: f64,
+        max_read_bytes: Option<f64>,
+        host: Option<ByteHost>,
+    ) -> Result<Vec<u8>, JsValue> {
+        self.limit(max_read_bytes)?;
+        let f = self
+            .file
+            .as_ref()
+            .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
+        let read = |src: &dyn arrowsmith_core::ByteSource| {
+            f.read_raw_rows(src, path, start as u64, count as u64)
+        };
+        match &host {
+            Some(h) => with_host(&self.cache, &mut self.arena, h, |src| read(src)),
+            None => read(&self.cache),
+        }
         .map_err(js_error)
     }
 }

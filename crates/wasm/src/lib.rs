@@ -14,6 +14,8 @@ mod json;
 
 #[cfg(feature = "hdf5")]
 pub mod hdf5;
+#[cfg(feature = "hdf5")]
+mod hdf5_virtual;
 #[cfg(feature = "msgpack")]
 pub mod msgpack;
 #[cfg(feature = "tsfile")]

@@ -107,6 +107,9 @@ export interface Hdf5Options extends OpenOptions {
    * `unsupported` DecodeError naming the file and the path there. The same resolver gives
    * the files of external storage (`H5Pset_external`: a dataset's raw data in other files,
    * read by range); without it, reading such a dataset is `unsupported` naming them.
+   * Virtual datasets' sources in other files come through it too (a file it has not reads as
+   * the fill value, as in libhdf5; without it, such a source is `unsupported`, naming the file
+   * and dataset).
    */
   resolve?: (file: string) => FileSource | undefined | Promise<FileSource | undefined>;
 }
@@ -130,7 +133,25 @@ interface WasmHdf5Reader {
   readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
   externalLink(path: string): string;
   directRanges(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
+  readVirtual(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost | undefined): WasmBatchHandle | undefined;
+  virtualNeeds(): string;
+  supplySourceInfo(file: string, dataset: string, dims: Float64Array | undefined, dtype: string, elementSize: number): void;
+  supplySourceRows(file: string, dataset: string, start: number, count: number, bytes: Uint8Array): void;
+  clearSources(): void;
+  sourceInfo(path: string): string;
+  readRawRows(path: string, start: number, count: number, maxReadBytes: number | undefined, host: ByteHost | undefined): Uint8Array;
 }
+
+/** What a virtual dataset's read asks of a source in another file: its shape and type, or rows of it. */
+interface SourceNeed {
+  file: string;
+  dataset: string;
+  start?: number;
+  count?: number;
+}
+
+/** Rounds of a virtual read: shapes and types, then rows, then the read (one spare). */
+const VIRTUAL_ROUNDS = 4;
 
 /**
  * Arrow cell values as plain JS: lists → arrays, structs → objects, at every depth. (Struct
@@ -155,8 +176,8 @@ export class Hdf5File extends FileReaderBase {
   /** Dataset info by path (the file is read-only, so it never changes). */
   #infos = new Map<string, Promise<Hdf5DatasetInfo>>();
   #options: Hdf5Options = {};
-  /** Files opened to follow external links, by the name the links store. */
-  #linked = new Map<string, Promise<Hdf5File>>();
+  /** Files opened to follow external links and virtual datasets' sources, by the name stored (`undefined`: the resolver has none). */
+  #linked = new Map<string, Promise<Hdf5File | undefined>>();
   /** External links followed to reach this file. */
   #depth = 0;
   /** Files holding external storage (raw data of datasets), by the name the file stores. */
@@ -189,19 +210,26 @@ export class Hdf5File extends FileReaderBase {
     const resolve = this.#options.resolve;
     if (!resolve) throw e;
     if (this.#depth >= MAX_LINKED_DEPTH) throw new DecodeError('HDF5', undefined, 'too-deep', `${path}: more than ${MAX_LINKED_DEPTH} external links in a row`);
-    let file = this.#linked.get(link.file);
+    const file = await abortable(signal, () => this.#linkedFile(link.file, resolve));
+    if (!file) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: external link to ${link.file}:${link.path}, which the resolver does not have`);
+    return { file, path: link.path };
+  }
+
+  /** The file `name` (as a link or mapping stores it), opened once through `resolve`; `undefined` if the resolver has none. */
+  #linkedFile(name: string, resolve: NonNullable<Hdf5Options['resolve']>): Promise<Hdf5File | undefined> {
+    let file = this.#linked.get(name);
     if (!file) {
       file = (async () => {
-        const source = await resolve(link.file);
-        if (source === undefined || source === null) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: external link to ${link.file}:${link.path}, which the resolver does not have`);
+        const source = await resolve(name);
+        if (source === undefined || source === null) return undefined;
         const f = await Hdf5File.open(source, this.#options);
         f.#depth = this.#depth + 1;
         return f;
       })();
-      this.#linked.set(link.file, file);
-      file.catch(() => this.#linked.delete(link.file));
+      this.#linked.set(name, file);
+      file.catch(() => this.#linked.delete(name));
     }
-    return { file: await abortable(signal, () => file), path: link.path };
+    return file;
   }
 
   /** `own()`, or for a path through an external link `other` on the linked file. */
@@ -272,6 +300,7 @@ export class Hdf5File extends FileReaderBase {
 
   #read(path: string, options: Hdf5ReadOptions): Promise<Table> {
     return abortable(options.signal, async () => {
+      if (await this.#isVirtual(path)) return new Table([await this.#virtualBatch(path, options.start ?? 0, options.count, options)]);
       if (this.pooled && !(this.#options.resolve && this.#external(await this.#info(path)))) {
         const jobs = await this.#jobs(path, options.start ?? 0, options.count, this.readLimit(options.maxReadBytes));
         if (jobs) {
@@ -338,6 +367,10 @@ export class Hdf5File extends FileReaderBase {
     const total = info.shape.length === 0 ? 1 : info.shape[0]!;
     const ranges: [number, number][] = [];
     for (let start = 0; start < total; start += rows) ranges.push([start, Math.min(rows, total - start)]);
+    if (info.layout === 'virtual') {
+      for (const [start, count] of ranges) yield await abortable(options.signal, () => this.#virtualBatch(path, start, count, options));
+      return;
+    }
     const max = this.readLimit(options.maxReadBytes);
     // Bytes stored as they read (a file or Blob, not bytes in memory): fetched, not decoded.
     const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize;
@@ -419,19 +452,6 @@ export class Hdf5File extends FileReaderBase {
     }
   }
 
-  /** Closes the files opened to follow external links (and external storage) too. */
-  override close(): Promise<void> {
-    const linked = [...this.#linked.values()];
-    this.#linked.clear();
-    const ext = [...this.#extFiles.values()];
-    this.#extFiles.clear();
-    return Promise.all([
-      super.close(),
-      ...linked.map((f) => f.then((l) => l.close(), () => undefined)),
-      ...ext.map((s) => s.then((r) => r.close?.(), () => undefined)),
-    ]).then(() => undefined);
-  }
-
   /** Whether the dataset's raw data is in other files and the resolver can reach them. */
   #external(info: Hdf5DatasetInfo): boolean {
     return this.#options.resolve !== undefined && info.unsupported?.startsWith('external storage') === true;
@@ -468,6 +488,82 @@ export class Hdf5File extends FileReaderBase {
       r.catch(() => this.#extFiles.delete(name));
     }
     return r;
+  }
+
+  /** Whether `path` is a virtual dataset of this file (anything else, or an error: the ordinary read decides). */
+  async #isVirtual(path: string): Promise<boolean> {
+    return (await this.#info(path).catch(() => undefined))?.layout === 'virtual';
+  }
+
+  /**
+   * Rows of a virtual dataset, on this thread (also with a pool): the wasm read assembles
+   * them from the mapped sources, this file's own directly; for sources in other files it
+   * says what it misses (shapes and types, then rows), which are read from those files
+   * (opened through `resolve`; one the resolver does not have reads as the fill value, as
+   * in libhdf5) and supplied, and the read runs again.
+   */
+  #virtualBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
+    if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
+    const { signal } = options;
+    const max = this.readLimit(options.maxReadBytes);
+    return this.op(async () => {
+      try {
+        for (let round = 0; round < VIRTUAL_ROUNDS; round++) {
+          const host = this.byteHost;
+          const h = await this.call(() => this.handle.readVirtual(path, start, count, max, host), signal);
+          if (h) return this.batch(h);
+          const needs = JSON.parse(this.handle.virtualNeeds()) as SourceNeed[];
+          for (const n of needs) await this.#supplySource(path, n, max, signal);
+        }
+        throw new DecodeError('HDF5', undefined, 'invalid', `${path}: virtual dataset sources asked for again after they were supplied`);
+      } finally {
+        this.handle.clearSources();
+        this.release();
+      }
+    });
+  }
+
+  /** Read what a virtual read of `path` misses of another file and hand it to this file's reader. */
+  async #supplySource(path: string, n: SourceNeed, max: number | undefined, signal?: AbortSignal): Promise<void> {
+    const resolve = this.#options.resolve;
+    const where = `${n.file}:${n.dataset}`;
+    if (!resolve) throw new DecodeError('HDF5', undefined, 'unsupported', `${path}: virtual dataset source in another file (${where}); open the file with resolve to read it`);
+    if (this.#depth >= MAX_LINKED_DEPTH) throw new DecodeError('HDF5', undefined, 'too-deep', `${path}: more than ${MAX_LINKED_DEPTH} files in a row`);
+    const file = await abortable(signal, () => this.#linkedFile(n.file, resolve));
+    if (n.start === undefined || n.count === undefined) {
+      const json = file && (await file.op(() => file.call(() => file.handle.sourceInfo(n.dataset), signal)).catch((e: unknown) => {
+        if (e instanceof DecodeError && e.code === 'not-found') return undefined;
+        throw e;
+      }));
+      // No such file or dataset: the fill value, as libhdf5 reads it.
+      if (!json) return this.handle.supplySourceInfo(n.file, n.dataset, undefined, '', 0);
+      const info = JSON.parse(json) as { dims: number[]; dtype: string; elementSize: number };
+      return this.handle.supplySourceInfo(n.file, n.dataset, Float64Array.from(info.dims), info.dtype, info.elementSize);
+    }
+    if (!file) throw new DecodeError('HDF5', undefined, 'not-found', `${path}: rows of ${where}, which the resolver does not have`);
+    const { start, count } = n;
+    const bytes = await file.op(async () => {
+      try {
+        const host = file.byteHost;
+        return await file.call(() => file.handle.readRawRows(n.dataset, start, count, max, host), signal);
+      } finally {
+        file.release();
+      }
+    });
+    this.handle.supplySourceRows(n.file, n.dataset, start, count, bytes);
+  }
+
+  /** Closes the files opened to follow external links, virtual datasets' sources and external storage too. */
+  override close(): Promise<void> {
+    const linked = [...this.#linked.values()];
+    this.#linked.clear();
+    const ext = [...this.#extFiles.values()];
+    this.#extFiles.clear();
+    return Promise.all([
+      super.close(),
+      ...linked.map((f) => f.then((l) => l?.close(), () => undefined)),
+      ...ext.map((s) => s.then((r) => r.close?.(), () => undefined)),
+    ]).then(() => undefined);
   }
 
   /** @internal */
