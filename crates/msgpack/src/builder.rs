@@ -12,15 +12,26 @@ use arrowsmith_core::{Bitmap, Buffer, Column, DataType, Field, TimeUnit};
 /// Why a value cannot join a column. The parser adds the byte offset.
 #[derive(Debug)]
 pub enum Reject {
-    /// The column holds `have` values; a `got` value arrived.
+    /// The column holds `have` values; a `got` value arrived. (Every reason names the
+    /// column by its `Builder::id`.)
     Mismatch {
         have: &'static str,
         got: &'static str,
+        /// The column's `Builder::id`.
+        id: u64,
     },
     /// A uint64 above i64::MAX in a column that also has negative ints (or vice versa).
-    SignedUnsigned,
+    SignedUnsigned(u64),
     /// Utf8/Binary data past 2^31-1 bytes.
     TooLarge,
+    /// This int, in a column that also holds floats, has no exact Float64 value.
+    Inexact(i128, u64),
+}
+
+/// Whether the int `x` is exactly a Float64 (every int within ±2^53, and some beyond).
+#[inline]
+fn exact(x: i128) -> bool {
+    x as f64 as i128 == x
 }
 
 pub type BResult<T = ()> = Result<T, Reject>;
@@ -35,6 +46,38 @@ pub struct Builder {
     /// storage is created, instead of growing by doubling (each doubling copies). The
     /// parser grants it from a budget tied to the input length (see `Parser::grant`).
     pub hint: usize,
+    /// The column's place in the tree (a hash of its path; 0 for the rows' root), the
+    /// same in every attempt at one input, so a retry can change how this column reads
+    /// (`Plan::tuples`, `Plan::enums`).
+    pub id: u64,
+}
+
+/// The id of child `name` of the column `parent` (see `Builder::id`).
+pub fn child_id(parent: u64, name: &[u8]) -> u64 {
+    // FNV-1a over the parent id and the name; the length ends the name.
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for b in parent
+        .to_le_bytes()
+        .iter()
+        .chain(name)
+        .chain(&(name.len() as u64).to_le_bytes())
+    {
+        h = (h ^ *b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    h | 1
+}
+
+/// How a `Data::Struct` column reads its values.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Maps: one field per key.
+    #[default]
+    Records,
+    /// Arrays: one field per position (`0`, `1`, …).
+    Positional,
+    /// Rust externally tagged enums: a str is a unit variant, a map of one key a variant
+    /// with a payload; field 0 `variant` names it, one field per variant holds payloads.
+    Tagged,
 }
 
 #[derive(Debug, Default)]
@@ -80,6 +123,9 @@ pub struct StructData {
     pub serial: usize,
     /// Field index of each key of a msgpackr structure, by the structure's serial.
     pub structures: Vec<(u32, Vec<usize>)>,
+    pub shape: Shape,
+    /// The column's `Builder::id`.
+    pub id: u64,
 }
 
 /// An Arrow Map column being built: entries of all rows, keys and values.
@@ -123,6 +169,8 @@ impl Data {
             Data::Timestamp(..) => "timestamp",
             Data::Ext { .. } => "ext",
             Data::List { .. } => "array",
+            Data::Struct(s) if s.shape == Shape::Positional => "array",
+            Data::Struct(s) if s.shape == Shape::Tagged => "enum",
             Data::Struct(_) | Data::Map(_) => "map",
         }
     }
@@ -225,6 +273,7 @@ impl Builder {
         Err(Reject::Mismatch {
             have: self.data.kind(),
             got,
+            id: self.id,
         })
     }
 
@@ -245,8 +294,11 @@ impl Builder {
             Data::I64(v) => v.push(x),
             Data::U64(v) => match u64::try_from(x) {
                 Ok(y) => v.push(y),
-                Err(_) => return Err(Reject::SignedUnsigned),
+                Err(_) => return Err(Reject::SignedUnsigned(self.id)),
             },
+            Data::F64(_) | Data::F32(_) if !exact(x as i128) => {
+                return Err(Reject::Inexact(x as i128, self.id))
+            }
             Data::F64(v) => v.push(x as f64),
             Data::F32(v) => {
                 let mut w: Vec<f64> = v.iter().map(|&y| y as f64).collect();
@@ -275,7 +327,7 @@ impl Builder {
             Data::U64(v) => v.push(x),
             Data::I32(v) => {
                 if v.iter().any(|&y| y < 0) {
-                    return Err(Reject::SignedUnsigned);
+                    return Err(Reject::SignedUnsigned(self.id));
                 }
                 let mut w: Vec<u64> = v.iter().map(|&y| y as u64).collect();
                 w.push(x);
@@ -283,7 +335,7 @@ impl Builder {
             }
             Data::I64(v) => {
                 if v.iter().any(|&y| y < 0) {
-                    return Err(Reject::SignedUnsigned);
+                    return Err(Reject::SignedUnsigned(self.id));
                 }
                 let w: Vec<u64> = std::mem::take(v)
                     .into_iter()
@@ -292,9 +344,12 @@ impl Builder {
                     .collect();
                 self.data = Data::U64(w);
             }
+            Data::F64(_) | Data::F32(_) if !exact(x as i128) => {
+                return Err(Reject::Inexact(x as i128, self.id))
+            }
             Data::F64(v) => v.push(x as f64),
             Data::F32(_) => {
-                self.widen_to_f64();
+                self.widen_to_f64()?;
                 return self.push_u64(x);
             }
             Data::Empty => {
@@ -307,16 +362,26 @@ impl Builder {
         Ok(())
     }
 
-    /// Convert numeric storage to f64 (once). Caller checked it is numeric.
-    fn widen_to_f64(&mut self) {
+    /// Convert numeric storage to f64 (once), or `Inexact` if an int has no exact
+    /// Float64 value (then nothing changes). Caller checked it is numeric.
+    fn widen_to_f64(&mut self) -> BResult {
+        let inexact = match &self.data {
+            Data::I64(v) => v.iter().map(|&y| y as i128).find(|&y| !exact(y)),
+            Data::U64(v) => v.iter().map(|&y| y as i128).find(|&y| !exact(y)),
+            _ => None,
+        };
+        if let Some(y) = inexact {
+            return Err(Reject::Inexact(y, self.id));
+        }
         let w: Vec<f64> = match &self.data {
             Data::I32(v) => v.iter().map(|&y| y as f64).collect(),
             Data::I64(v) => v.iter().map(|&y| y as f64).collect(),
             Data::U64(v) => v.iter().map(|&y| y as f64).collect(),
             Data::F32(v) => v.iter().map(|&y| y as f64).collect(),
-            _ => return,
+            _ => return Ok(()),
         };
         self.data = Data::F64(w);
+        Ok(())
     }
 
     #[inline]
@@ -325,7 +390,7 @@ impl Builder {
             Data::F32(v) => v.push(x),
             Data::F64(v) => v.push(x as f64),
             Data::I32(_) | Data::I64(_) | Data::U64(_) => {
-                self.widen_to_f64();
+                self.widen_to_f64()?;
                 return self.push_f32(x);
             }
             Data::Empty => {
@@ -343,7 +408,7 @@ impl Builder {
         match &mut self.data {
             Data::F64(v) => v.push(x),
             Data::F32(_) | Data::I32(_) | Data::I64(_) | Data::U64(_) => {
-                self.widen_to_f64();
+                self.widen_to_f64()?;
                 return self.push_f64(x);
             }
             Data::Empty => {
@@ -455,13 +520,20 @@ impl Builder {
         if matches!(self.data, Data::Empty) {
             self.start(Data::List {
                 offsets: vec![0],
-                child: Box::default(),
+                child: Box::new(Builder {
+                    id: child_id(self.id, b"[]"),
+                    ..Builder::new()
+                }),
             });
         }
-        let have = self.data.kind();
+        let (have, id) = (self.data.kind(), self.id);
         match &mut self.data {
             Data::List { child, .. } => Ok(child),
-            _ => Err(Reject::Mismatch { have, got: "array" }),
+            _ => Err(Reject::Mismatch {
+                have,
+                got: "array",
+                id,
+            }),
         }
     }
 
@@ -476,27 +548,43 @@ impl Builder {
     /// Storage for maps, chosen by the parser: records (`Struct`) named `serial`, or a
     /// Map column. Only for a column with no value yet.
     pub fn start_maps(&mut self, map: Option<bool>, serial: usize) {
+        self.start_struct(map, serial, Shape::Records);
+    }
+
+    /// `start_maps`, or (`shape`) a positional or tagged Struct.
+    pub fn start_struct(&mut self, map: Option<bool>, serial: usize, shape: Shape) {
+        let id = self.id;
         self.start(match map {
             None => Data::Struct(Box::new(StructData {
                 serial,
+                shape,
+                id,
                 ..StructData::default()
             })),
             Some(text_keys) => Data::Map(Box::new(MapData {
                 text_keys,
                 offsets: vec![0],
-                ..MapData::default()
+                keys: Builder {
+                    id: child_id(id, b"{key}"),
+                    ..Builder::new()
+                },
+                values: Builder {
+                    id: child_id(id, b"{}"),
+                    ..Builder::new()
+                },
             })),
         });
     }
 
     /// The struct data of a records column and the row index of the next value.
     pub fn records(&mut self) -> BResult<(&mut StructData, usize)> {
-        let row = self.len;
+        let (row, id) = (self.len, self.id);
         match &mut self.data {
             Data::Struct(s) => Ok((s, row)),
             other => Err(Reject::Mismatch {
                 have: other.kind(),
                 got: "map",
+                id,
             }),
         }
     }
@@ -673,6 +761,7 @@ impl StructData {
         self.index.insert(name.to_owned(), i);
         let mut b = Builder {
             hint,
+            id: child_id(self.id, name.as_bytes()),
             ..Builder::new()
         };
         b.push_nulls(row);
@@ -716,12 +805,13 @@ mod tests {
         let mut b = Builder::new();
         b.push_u64(7).unwrap();
         b.push_u64(u64::MAX).unwrap(); // i32 → u64
-        assert!(matches!(b.push_i64(-1), Err(Reject::SignedUnsigned)));
+        assert!(matches!(b.push_i64(-1), Err(Reject::SignedUnsigned(_))));
         assert!(matches!(
             b.push_bool(true),
             Err(Reject::Mismatch {
                 have: "int",
-                got: "bool"
+                got: "bool",
+                ..
             })
         ));
         assert_eq!(b.finish().buffers[0], Buffer::U64(vec![7, u64::MAX]));

@@ -1,6 +1,7 @@
 //! Ext values: the standard timestamp (type -1), JavaScript's `undefined` (fixext1 of
-//! type 0 with data 0, as msgpackr and notepack.io write it), msgpackr's records, and each
-//! other type by its reading in `Options::extensions` (`Struct{type, data}` by default).
+//! type 0 with data 0, as msgpackr and notepack.io write it, where their semantics are in
+//! force: `Extensions::undefined`), msgpackr's records, and each other type by its reading
+//! in `Options::extensions` (`Struct{type, data}` by default).
 
 use arrowsmith_core::{ErrorCode, TimeUnit};
 
@@ -32,12 +33,16 @@ impl Parser<'_> {
                 .push_timestamp(TimeUnit::Nanosecond, ns)
                 .map_err(|e| self.reject(e, start, "timestamp"));
         }
-        if ty == 0 && data == [0] {
+        if ty == 0 && data == [0] && self.opts.extensions.undefined(self.structures.active()) {
             b.push_null();
             return Ok(());
         }
         let r = match self.opts.extensions.get(ty) {
-            ExtReading::Struct => b.push_ext(ty, data),
+            ExtReading::Struct | ExtReading::Undefined => b.push_ext(ty, data),
+            ExtReading::EventTime => {
+                let ns = self.event_time(data, ty, start)?;
+                b.push_timestamp(TimeUnit::Nanosecond, ns)
+            }
             ExtReading::Binary => b.push_bytes(false, data),
             ExtReading::TimestampMs => match self.ms(data, ty, start)? {
                 Some(ms) => b.push_timestamp(TimeUnit::Millisecond, ms),
@@ -78,6 +83,26 @@ impl Parser<'_> {
                 .push_ext(MSGPACKR_RECORD, data)
                 .map_err(|e| self.reject(e, start, "ext")),
         }
+    }
+
+    /// Nanoseconds since the epoch of a Fluentd EventTime: big-endian u32 seconds, then
+    /// u32 nanoseconds.
+    fn event_time(&self, data: &[u8], ty: i8, start: usize) -> Result<i64> {
+        let d = self.eight(data, ty, start, "eventtime")?;
+        let sec = u32::from_be_bytes([d[0], d[1], d[2], d[3]]) as i64;
+        let nsec = u32::from_be_bytes([d[4], d[5], d[6], d[7]]);
+        if nsec > 999_999_999 {
+            return Err(err(
+                self.at(start),
+                ErrorCode::Invalid,
+                format!(
+                    "the EventTime (ext type {ty}) at byte {} has {nsec} nanoseconds (more than 999999999)",
+                    self.at(start)
+                ),
+            ));
+        }
+        // u32 seconds (until 2106) always fit Timestamp(ns).
+        Ok(sec * 1_000_000_000 + nsec as i64)
     }
 
     /// The 8 data bytes that `reading` needs.

@@ -348,9 +348,12 @@ impl Parser<'_> {
                     Some(p) => (u32::from_be_bytes(p) as f64, 5),
                     None => break,
                 },
+                // Past 2^53 an int may have no exact Float64 value: `value` decides.
                 0xcf => match be::<8>(buf, pos) {
-                    Some(p) => (u64::from_be_bytes(p) as f64, 9),
-                    None => break,
+                    Some(p) if u64::from_be_bytes(p) <= 1 << 53 => {
+                        (u64::from_be_bytes(p) as f64, 9)
+                    }
+                    _ => break,
                 },
                 0xd0 => match be::<1>(buf, pos) {
                     Some(p) => (i8::from_be_bytes(p) as f64, 2),
@@ -365,8 +368,10 @@ impl Parser<'_> {
                     None => break,
                 },
                 0xd3 => match be::<8>(buf, pos) {
-                    Some(p) => (i64::from_be_bytes(p) as f64, 9),
-                    None => break,
+                    Some(p) if i64::from_be_bytes(p).unsigned_abs() <= 1 << 53 => {
+                        (i64::from_be_bytes(p) as f64, 9)
+                    }
+                    _ => break,
                 },
                 _ => break,
             };

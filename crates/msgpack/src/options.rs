@@ -65,6 +65,13 @@ pub enum ExtReading {
     TimestampNs,
     /// msgpackr's record extension (structures defined in the data).
     MsgpackrRecord,
+    /// JavaScript `undefined` as msgpackr and notepack.io write it (fixext1 of type 0,
+    /// data 0) → null; other data of the type → `Struct`.
+    Undefined,
+    /// Fluentd's EventTime (ext 0 in the forward protocol, as fluent-logger and Fluent Bit
+    /// write it): 8 data bytes, big-endian u32 seconds and u32 nanoseconds →
+    /// `Timestamp(Nanosecond)`.
+    EventTime,
 }
 
 /// msgpackr's record definitions use ext type 0x72 ("r").
@@ -72,26 +79,47 @@ pub const MSGPACKR_RECORD: i8 = 0x72;
 
 /// The reading of each ext type (-128..=127; -1, the standard timestamp, is built in).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Extensions([ExtReading; 256]);
+pub struct Extensions {
+    readings: [ExtReading; 256],
+    /// Type 0 was given a reading (`set`): its data `00` is then `undefined` only under
+    /// the `Undefined` and `TimestampMs` readings.
+    zero_set: bool,
+}
 
 impl Default for Extensions {
     fn default() -> Self {
         let mut t = [ExtReading::Struct; 256];
         t[MSGPACKR_RECORD as u8 as usize] = ExtReading::MsgpackrRecord;
-        Extensions(t)
+        Extensions {
+            readings: t,
+            zero_set: false,
+        }
     }
 }
 
 impl Extensions {
     #[inline]
     pub fn get(&self, ty: i8) -> ExtReading {
-        self.0[ty as u8 as usize]
+        self.readings[ty as u8 as usize]
     }
 
     /// Read ext type `ty` as `reading` (the timestamp, type -1, cannot be changed).
     pub fn set(&mut self, ty: i8, reading: ExtReading) {
         if ty != -1 {
-            self.0[ty as u8 as usize] = reading;
+            self.readings[ty as u8 as usize] = reading;
+            self.zero_set |= ty == 0;
+        }
+    }
+
+    /// Whether fixext1 `d4 00 00` is JavaScript `undefined` (null): under an explicit
+    /// `Undefined` or `TimestampMs` (JavaScript Dates) reading of type 0, or, with no
+    /// reading given for type 0, where msgpackr's records are in force (`msgpackr`: a
+    /// record structure has been defined in the input).
+    #[inline]
+    pub(crate) fn undefined(&self, msgpackr: bool) -> bool {
+        match self.get(0) {
+            ExtReading::Undefined | ExtReading::TimestampMs => true,
+            _ => !self.zero_set && msgpackr,
         }
     }
 }

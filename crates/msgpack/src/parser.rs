@@ -1,10 +1,13 @@
 //! The decoding pass: one walk over the bytes, values pushed straight into builders.
 
+use std::cell::Cell;
+
 use arrowsmith_core::{DecodeError, ErrorCode, Format};
 
-use crate::builder::{Builder, Data, Reject};
+use crate::builder::{Builder, Data, Reject, Shape};
 use crate::lanes::{Scratch, RUN_MIN};
 use crate::msgpackr::Structures;
+use crate::options::{Maps, Tuples};
 use crate::rows::Plan;
 use crate::tags::{declared, Kind, Tag, TAGS};
 use crate::Options;
@@ -41,6 +44,10 @@ pub(crate) struct Parser<'a> {
     pub(crate) restart: Option<Restart>,
     /// msgpackr structures defined so far.
     pub(crate) structures: Structures,
+    /// The column (`Builder::id`) of the last `TypeMismatch` made (see `Parser::reject`).
+    mismatch_in: Cell<Option<u64>>,
+    /// `plan.shaped()`, once: whether a fresh column may need `Parser::shape`.
+    shaped: bool,
 }
 
 /// Why an attempt stops to be retried (the retry decodes from the start).
@@ -53,6 +60,12 @@ pub(crate) enum Restart {
     /// `Layout::Auto`: more values follow the top-level array, so each top-level value
     /// is a row.
     Values,
+    /// The nested column with this id holds arrays of mixed kinds: positional structs.
+    Tuple(u64),
+    /// The column with this id mixes str and maps: Rust externally tagged enums.
+    Enum(u64),
+    /// The column with this id is not one of Rust enums (a map of other than one key).
+    NotEnum(u64),
 }
 
 /// Null cells for missing keys allowed per input byte (plus `FILL_FLOOR`): enough for
@@ -87,6 +100,8 @@ impl<'a> Parser<'a> {
             serials: 0,
             restart: None,
             structures,
+            mismatch_in: Cell::new(None),
+            shaped: plan.shaped(),
         }
     }
 
@@ -223,17 +238,28 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn reject(&self, r: Reject, start: usize, got: &str) -> DecodeError {
         let at = self.at(start);
+        if let Reject::Mismatch { id, .. } | Reject::SignedUnsigned(id) | Reject::Inexact(_, id) = r
+        {
+            self.mismatch_in.set(Some(id));
+        }
         match r {
-            Reject::Mismatch { have, got } => err(
+            Reject::Mismatch { have, got, .. } => err(
                 at,
                 ErrorCode::TypeMismatch,
                 format!("a {got} value at byte {at} cannot join a column of {have} values (one Arrow column holds one kind)"),
             ),
-            Reject::SignedUnsigned => err(
+            Reject::SignedUnsigned(_) => err(
                 at,
                 ErrorCode::TypeMismatch,
                 format!(
                     "the {got} at byte {at} mixes negative ints with uint64 values above 2^63-1 in one column; no Arrow integer type holds both"
+                ),
+            ),
+            Reject::Inexact(x, _) => err(
+                at,
+                ErrorCode::TypeMismatch,
+                format!(
+                    "the {got} at byte {at} joins ints and floats in one column, a Float64 column, which cannot hold the int {x} exactly (past 2^53); no Arrow column holds both exactly: write that field's numbers as one kind (all ints or all floats)"
                 ),
             ),
             Reject::TooLarge => err(
@@ -370,6 +396,9 @@ impl<'a> Parser<'a> {
         };
         let tag = &TAGS[t as usize];
         self.pos += 1;
+        if self.shaped && matches!(b.data, Data::Empty) {
+            self.shape(b);
+        }
         let r = match tag.kind {
             Kind::Int if self.structures.refers(t) => return self.record_ref(b, t, start, depth),
             Kind::Int => match t {
@@ -413,6 +442,9 @@ impl<'a> Parser<'a> {
             }
             Kind::Array => {
                 let n = self.length(tag, start)?;
+                if matches!(&b.data, Data::Struct(s) if s.shape == Shape::Positional) {
+                    return self.tuple(b, n, start, depth, tag.name, false);
+                }
                 return self.list(b, n, start, depth, tag.name);
             }
             Kind::Map => {
@@ -437,8 +469,55 @@ impl<'a> Parser<'a> {
                 return Err(self.bad_utf8(start, self.pos - len + e.valid_up_to(), what));
             }
         }
-        b.push_bytes(utf8, s)
-            .map_err(|e| self.reject(e, start, if utf8 { "str" } else { "bin" }))
+        match b.push_bytes(utf8, s) {
+            Ok(()) => Ok(()),
+            Err(_) if utf8 && matches!(&b.data, Data::Struct(s) if s.shape == Shape::Tagged) => {
+                self.unit_variant(b, s, start)
+            }
+            Err(e) => {
+                if utf8 && matches!(&b.data, Data::Struct(s) if s.shape == Shape::Records) {
+                    if let Some(r) = self.enum_column(b.id) {
+                        return Err(r);
+                    }
+                }
+                Err(self.reject(e, start, if utf8 { "str" } else { "bin" }))
+            }
+        }
+    }
+
+    /// Storage for the first value of a column that an earlier attempt found positional
+    /// or tagged (`Plan`).
+    #[cold]
+    fn shape(&mut self, b: &mut Builder) {
+        if self.plan.tuples.contains(&b.id) {
+            b.start_struct(None, usize::MAX, Shape::Positional);
+        } else if self.plan.enums.contains(&b.id) {
+            b.start_struct(None, usize::MAX, Shape::Tagged);
+            let row = b.len;
+            if let Data::Struct(s) = &mut b.data {
+                s.add("variant", row, 0);
+            }
+        }
+    }
+
+    /// A str and maps in one column (records): a retry reads it as Rust enums, once.
+    #[cold]
+    pub(crate) fn enum_column(&mut self, id: u64) -> Option<DecodeError> {
+        (self.opts.maps == Maps::Records
+            && self.restart.is_none()
+            && !self.plan.enums.contains(&id)
+            && !self.plan.not_enums.contains(&id))
+        .then(|| self.restart(Restart::Enum(id)))
+    }
+
+    /// A str in an enum column: a unit variant.
+    fn unit_variant(&mut self, b: &mut Builder, name: &[u8], start: usize) -> Result {
+        let (s, row) = b.records().map_err(|e| self.reject(e, start, "str"))?;
+        let v = &mut s.children[0];
+        v.catch_up(row);
+        v.push_bytes(true, name)
+            .map_err(|e| self.reject(e, start, "str"))?;
+        self.end_record(b, 1, start)
     }
 
     pub(crate) fn bad_utf8(&self, start: usize, bad: usize, what: &str) -> DecodeError {
@@ -462,9 +541,44 @@ impl<'a> Parser<'a> {
         what: &str,
     ) -> Result {
         self.check_count(count, 1, start, what, depth)?;
+        if count == 0 && takes_maps(&b.data) {
+            // An empty array among maps is an empty map: PHP writes an empty array as one.
+            return self.map(b, 0, start, depth, what);
+        }
+        let id = b.id;
         let child = b.begin_list().map_err(|e| self.reject(e, start, "array"))?;
-        self.seq(child, count, depth + 1, false)?;
+        let item = child.id;
+        if let Err(e) = self.seq(child, count, depth + 1, false) {
+            return Err(self.mixed_items(id, item, e));
+        }
         b.end_list().map_err(|e| self.reject(e, start, "array"))
+    }
+
+    /// The error `e` ended the items of an array in column `id`: if they are of kinds
+    /// that one column does not hold, a retry reads that column's arrays as positional
+    /// structs (as rows that are arrays are read: `Tuples`). The rows' own column (id 0)
+    /// follows the rows' rule (`rows.rs`).
+    #[cold]
+    fn mixed_items(&mut self, id: u64, item: u64, e: DecodeError) -> DecodeError {
+        let mixed = e.code == ErrorCode::TypeMismatch
+            && self.mismatch_in.get() == Some(item)
+            && id != 0
+            && self.restart.is_none()
+            && self.opts.tuples() != Tuples::List
+            && !self.plan.tuples.contains(&id);
+        if mixed {
+            return self.restart(Restart::Tuple(id));
+        }
+        e
+    }
+}
+
+/// Whether a column holds maps (records or a Map column; not positional rows).
+fn takes_maps(d: &Data) -> bool {
+    match d {
+        Data::Struct(s) => s.shape == Shape::Records,
+        Data::Map(_) => true,
+        _ => false,
     }
 }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use arrowsmith_core::{DecodeError, ErrorCode};
 
-use crate::builder::{Builder, Data, StructData};
+use crate::builder::{Builder, Data, Reject, Shape, StructData};
 use crate::options::{ManyKeys, Maps};
 use crate::parser::{err, take, Parser, Restart, Result};
 use crate::tags::{Kind, TAGS};
@@ -31,6 +31,10 @@ impl<'a> Parser<'a> {
     ) -> Result {
         self.check_count(count, 2, start, what, depth)?;
         if !matches!(b.data, Data::Struct(_)) {
+            if matches!(&b.data, Data::List { child, .. } if child.len == 0) {
+                // Only empty arrays so far (PHP's empty arrays): they are empty maps.
+                b.data = Data::Empty;
+            }
             if matches!(b.data, Data::Empty) {
                 self.start_maps(b);
             }
@@ -44,7 +48,13 @@ impl<'a> Parser<'a> {
         // (Worked out only when a field is created: a division per map is not free.)
         let (hint, left) = (b.hint, self.remaining());
         let rows = move || hint.min(left / (2 * count + 1));
-        let (s, row) = b.records().map_err(|e| self.reject(e, start, "map"))?;
+        let (s, row) = match b.records() {
+            Ok(r) => r,
+            Err(e) => return Err(self.not_records(e, start)),
+        };
+        if s.shape != Shape::Records {
+            return self.variant(b, count, start, depth);
+        }
         for i in 0..count {
             let kstart = self.pos;
             let f = match s.keys.hit(i, &self.buf[kstart..]) {
@@ -61,6 +71,87 @@ impl<'a> Parser<'a> {
             self.field_value(child, depth)?;
         }
         self.end_record(b, count, start)
+    }
+
+    /// A map joins a column of another kind: a column of str values may be Rust enums
+    /// (a retry finds out), anything else is a type mismatch.
+    #[cold]
+    fn not_records(&mut self, e: Reject, start: usize) -> DecodeError {
+        if let Reject::Mismatch {
+            have: "str", id, ..
+        } = e
+        {
+            if let Some(r) = self.enum_column(id) {
+                return r;
+            }
+        }
+        self.reject(e, start, "map")
+    }
+
+    /// A map in an enum column (`Shape::Tagged`): a variant with its payload, the map's
+    /// one key naming the variant. (A map in a positional column is a type mismatch.)
+    #[cold]
+    fn variant(&mut self, b: &mut Builder, count: usize, start: usize, depth: usize) -> Result {
+        let (hint, left, id) = (b.hint, self.remaining(), b.id);
+        let rows = move || hint.min(left / 3);
+        let (s, row) = b.records().map_err(|e| self.reject(e, start, "map"))?;
+        if s.shape == Shape::Positional || count != 1 {
+            let have = if s.shape == Shape::Positional {
+                "array"
+            } else {
+                "enum"
+            };
+            let e = self.reject(
+                Reject::Mismatch {
+                    have,
+                    got: "map",
+                    id,
+                },
+                start,
+                "map",
+            );
+            if count == 1 {
+                return Err(e);
+            }
+            if s.shape == Shape::Tagged && self.restart.is_none() {
+                // Not an enum after all: a retry reads the column by its kinds again
+                // (an array of str and map items may then be positional).
+                return Err(self.restart(Restart::NotEnum(id)));
+            }
+            return Err(DecodeError {
+                message: format!(
+                    "{}; a Rust enum (externally tagged) is a str or a map of one key, this map has {count}",
+                    e.message
+                ),
+                ..e
+            });
+        }
+        let kstart = self.pos;
+        let key = self.key(kstart)?;
+        let name = std::str::from_utf8(&key)
+            .map_err(|e| self.bad_utf8(kstart, kstart + e.valid_up_to(), "map key"))?;
+        if name == "variant" {
+            return Err(err(
+                self.at(kstart),
+                ErrorCode::Unsupported,
+                format!(
+                    "the enum variant at byte {} is named \"variant\", the name of the field that names the variants",
+                    self.at(kstart)
+                ),
+            ));
+        }
+        let f = match s.find(name) {
+            Some(f) => f,
+            None => self.new_field(s, name, row, rows, start)?,
+        };
+        let v = &mut s.children[0];
+        v.catch_up(row);
+        v.push_bytes(true, name.as_bytes())
+            .map_err(|e| self.reject(e, kstart, "map key"))?;
+        let child = &mut s.children[f];
+        child.catch_up(row);
+        self.field_value(child, depth)?;
+        self.end_record(b, 2, start)
     }
 
     /// Storage for the first map of a column: records, or a Map column when asked for

@@ -11,10 +11,11 @@
 
 use arrowsmith_core::{Batch, Buffer, Column, DataType, ErrorCode, Field};
 
-use crate::builder::{Builder, Data};
+use crate::builder::{Builder, Data, Shape};
 use crate::msgpackr::Structures;
 use crate::options::Tuples;
 use crate::parser::{err, Parser, Restart, Result};
+use crate::scan::Scanner;
 use crate::tags::{Kind, TAGS};
 use crate::{not_an_array, trailing, Layout, Options};
 
@@ -27,10 +28,31 @@ pub(crate) struct Plan {
     pub values: bool,
     /// Serials of the records columns that are Map columns.
     pub wide: Vec<usize>,
+    /// Ids (`Builder::id`) of the nested columns whose arrays are positional (a Struct
+    /// with one field per position), and of the columns of Rust enums (`Shape::Tagged`).
+    pub tuples: Vec<u64>,
+    pub enums: Vec<u64>,
+    /// Columns that mix str and maps but are not enums (a map of other than one key).
+    pub not_enums: Vec<u64>,
+}
+
+impl Plan {
+    fn shaped_count(&self) -> usize {
+        self.tuples.len() + self.enums.len() + self.not_enums.len()
+    }
+
+    /// Whether some column reads its values another way than by their kinds.
+    #[inline]
+    pub fn shaped(&self) -> bool {
+        !self.tuples.is_empty() || !self.enums.is_empty()
+    }
 }
 
 /// Records columns that may turn into Map columns in one decode.
 const MAX_WIDE: usize = 16;
+/// Nested columns that may turn into positional or enum Structs in one decode (each
+/// costs one more pass).
+const MAX_SHAPES: usize = 32;
 
 /// Which values of the buffer are the rows.
 #[derive(Debug, Clone, Copy)]
@@ -73,6 +95,13 @@ pub(crate) fn decode_rows(
             }
             Err(e) => e,
         };
+        if restart.is_none() && concatenated(buf, opts, rows, plan) {
+            // `Layout::Auto`: the first array failed as the rows' container, but more
+            // values follow it (Fluentd message mode, Tarantool streams): each top-level
+            // value is a row, as for input whose first array decodes.
+            plan.values = true;
+            continue;
+        }
         let conflict = e.code == ErrorCode::TypeMismatch
             && opts.tuples() == Tuples::Auto
             && !plan.positional
@@ -81,6 +110,22 @@ pub(crate) fn decode_rows(
             None => return Err(e),
             Some(Restart::Positional) => plan.positional = true,
             Some(Restart::Values) => plan.values = true,
+            Some(Restart::Tuple(id)) if plan.shaped_count() < MAX_SHAPES => plan.tuples.push(id),
+            Some(Restart::Enum(id)) if plan.shaped_count() < MAX_SHAPES => plan.enums.push(id),
+            Some(Restart::NotEnum(id)) if plan.shaped_count() < MAX_SHAPES => {
+                plan.enums.retain(|&x| x != id);
+                plan.not_enums.push(id);
+            }
+            Some(Restart::Tuple(_) | Restart::Enum(_) | Restart::NotEnum(_)) => {
+                return Err(err(
+                    e.offset,
+                    ErrorCode::Unsupported,
+                    format!(
+                        "more than {MAX_SHAPES} nested columns hold positional structs or Rust enums; the next is the value at byte {}",
+                        e.offset
+                    ),
+                ))
+            }
             Some(Restart::Wide(serial)) if plan.wide.len() < MAX_WIDE => plan.wide.push(serial),
             Some(Restart::Wide(_)) => {
                 return Err(err(
@@ -94,6 +139,24 @@ pub(crate) fn decode_rows(
             }
         }
     }
+}
+
+/// Whether a failed whole-input `Layout::Auto` attempt read a top-level array followed by
+/// more values (found by a structural walk, on this error path only).
+fn concatenated(buf: &[u8], opts: &Options, rows: Rows, plan: &Plan) -> bool {
+    if !matches!(rows, Rows::Input) || opts.layout != Layout::Auto || plan.values {
+        return false;
+    }
+    if !buf
+        .first()
+        .is_some_and(|&t| TAGS[t as usize].kind == Kind::Array)
+    {
+        return false;
+    }
+    let mut scan = Scanner::new(opts);
+    scan.start();
+    let mut pos = 0;
+    scan.walk(buf, &mut pos, true) && pos < buf.len()
 }
 
 /// The rows of one attempt into `root`. `Ok(true)`: they are the input's only top-level
@@ -181,7 +244,7 @@ impl Parser<'_> {
                 Kind::Array => {
                     self.pos += 1;
                     let n = self.length(tag, start)?;
-                    self.tuple(root, n, start, depth, tag.name)?;
+                    self.tuple(root, n, start, depth, tag.name, true)?;
                 }
                 k => {
                     return Err(err(
@@ -199,21 +262,23 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// One positional row of `n` elements (header read).
-    fn tuple(
+    /// One positional row of `n` elements (header read): a top-level row (`top`), or a
+    /// value of a nested positional column (`Shape::Positional`).
+    pub(crate) fn tuple(
         &mut self,
         root: &mut Builder,
         n: usize,
         start: usize,
         depth: usize,
         what: &str,
+        top: bool,
     ) -> Result {
         self.check_count(n, 1, start, what, depth)?;
         let (hint, left) = (root.hint, self.remaining());
         let rows = move || hint.min(left / (n + 1));
         if matches!(root.data, Data::Empty) {
             // Records that never become a Map column (serial usize::MAX).
-            root.start_maps(None, usize::MAX);
+            root.start_struct(None, usize::MAX, Shape::Positional);
             let (s, row) = root.records().map_err(|e| self.reject(e, start, "array"))?;
             let opts = self.opts;
             for name in &opts.columns {
@@ -222,7 +287,7 @@ impl Parser<'_> {
         }
         let (s, row) = root.records().map_err(|e| self.reject(e, start, "array"))?;
         if n > s.children.len() {
-            if !self.opts.columns.is_empty() {
+            if top && !self.opts.columns.is_empty() {
                 return Err(err(
                     self.at(start),
                     ErrorCode::Invalid,

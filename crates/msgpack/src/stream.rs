@@ -8,6 +8,7 @@ use arrowsmith_core::{Batch, DecodeError, ErrorCode};
 
 use crate::builder::Builder;
 use crate::msgpackr::Structures;
+use crate::options::{ExtReading, MSGPACKR_RECORD};
 use crate::parser::{err, Parser};
 use crate::rows::{decode_rows, Plan, Rows};
 use crate::scan::Scanner;
@@ -43,15 +44,17 @@ pub struct StreamDecoder {
     ready: usize,
     /// Rows decoded so far.
     taken: usize,
-    /// The first top-level value is a map (it may be a columnar table, so it is held back
-    /// until another value begins or the input ends).
-    first_is_map: bool,
+    /// Where the first top-level value starts in `buf` (before any row is taken): a map
+    /// or a msgpackr record may be a columnar table, so it is held back until another
+    /// value begins or the input ends.
+    first_at: Option<usize>,
     phase: Phase,
     /// Where the top-level array started (for messages).
     array_at: u64,
     array_len: u64,
-    /// Rows that are arrays were found positional in an earlier batch.
-    positional: bool,
+    /// What earlier batches found: positional rows, nested positional and enum columns
+    /// (so later batches read them alike; Map columns are decided per batch).
+    plan: Plan,
     /// msgpackr structures defined by the rows decoded so far.
     structures: Structures,
     error: Option<DecodeError>,
@@ -70,11 +73,11 @@ impl StreamDecoder {
             in_row: false,
             ready: 0,
             taken: 0,
-            first_is_map: false,
+            first_at: None,
             phase: Phase::Start,
             array_at: 0,
             array_len: 0,
-            positional: false,
+            plan: Plan::default(),
             structures: Structures::default(),
             error: None,
         }
@@ -142,6 +145,17 @@ impl StreamDecoder {
                         continue;
                     }
                     Phase::AfterArray => {
+                        if self.scan < len && self.opts.layout == Layout::Auto && self.taken == 0 {
+                            // More values follow the top-level array and no row was taken
+                            // yet: each top-level value is a row, as `decode` reads it.
+                            let at = (self.array_at - self.base) as usize;
+                            self.scan = at;
+                            self.decoded = at;
+                            self.complete_end = at;
+                            self.ready = 0;
+                            self.phase = Phase::Values;
+                            continue;
+                        }
                         if self.scan < len {
                             return Err(trailing(
                                 self.base + self.scan as u64,
@@ -163,7 +177,7 @@ impl StreamDecoder {
                     }
                 }
                 if self.phase == Phase::Values && self.taken + self.ready == 0 {
-                    self.first_is_map = TAGS[self.buf[self.scan] as usize].kind == Kind::Map;
+                    self.first_at = Some(self.scan);
                 }
                 self.in_row = true;
                 self.scanner.start();
@@ -175,11 +189,25 @@ impl StreamDecoder {
     /// value begins or the input ends: if it is the only value, it may be a columnar table.
     pub fn ready_rows(&self) -> usize {
         let hold = self.opts.columnar
-            && self.first_is_map
+            && self.first_at.is_some_and(|at| self.table_like(at))
             && self.phase == Phase::Values
             && self.taken == 0
             && !self.in_row;
         self.ready - usize::from(hold && self.ready == 1)
+    }
+
+    /// Whether the value at `buf[at]` may be a columnar table: a map, or a msgpackr
+    /// record definition (whose first record is the value).
+    fn table_like(&self, at: usize) -> bool {
+        match self.buf.get(at..at + 3) {
+            Some(&[0xd4, 0x72, 0x40..=0x7f]) => {
+                self.opts.extensions.get(MSGPACKR_RECORD) == ExtReading::MsgpackrRecord
+            }
+            _ => self
+                .buf
+                .get(at)
+                .is_some_and(|&t| TAGS[t as usize].kind == Kind::Map),
+        }
     }
 
     /// Decode up to `max_rows` complete rows into a batch; `None` if no row is ready.
@@ -202,10 +230,8 @@ impl StreamDecoder {
             in_array: !values,
             single: last && values && self.taken == 0 && n == 1,
         };
-        let mut plan = Plan {
-            positional: self.positional,
-            ..Plan::default()
-        };
+        let mut plan = self.plan.clone();
+        plan.wide.clear();
         let (batch, used) = decode_rows(
             &self.buf[self.decoded..self.complete_end],
             self.base + self.decoded as u64,
@@ -215,7 +241,7 @@ impl StreamDecoder {
             &mut self.structures,
         )
         .inspect_err(|e| self.error = Some(e.clone()))?;
-        self.positional = plan.positional;
+        self.plan = plan;
         self.decoded += used;
         self.ready -= n;
         self.taken += n;
@@ -253,10 +279,7 @@ impl StreamDecoder {
                 self.decode(self.ready, false)?;
             }
             let depth = usize::from(self.phase != Phase::Values);
-            let plan = Plan {
-                positional: self.positional,
-                ..Plan::default()
-            };
+            let plan = self.plan.clone();
             let mut p = Parser::new(
                 &self.buf[self.complete_end..],
                 self.base + self.complete_end as u64,

@@ -32,14 +32,61 @@ fn f64_number(x: f64) -> Vec<u8> {
 }
 
 #[test]
-fn undefined_is_null() {
-    // msgpackr and notepack.io write `undefined` as fixext1 of type 0 with data 0.
-    let b = dec(&[0x93, 0x01, 0xd4, 0x00, 0x00, 0x03]);
-    assert_eq!(i32s(value(&b)), [1, 0, 3]);
-    assert_eq!(valid(value(&b)), [true, false, true]);
-    // Any other ext of type 0 is an ext (here: opaque).
-    let b = dec(&[0x91, 0xd4, 0x00, 0x07]);
+fn undefined_only_where_javascript_semantics_hold() {
+    // msgpackr and notepack.io write `undefined` as fixext1 of type 0 with data 0; other
+    // encoders (rmp-serde's ext, Fluentd) use ext 0 for data of their own.
+    let bytes = [0x93, 0x01, 0xd4, 0x00, 0x00, 0x03];
+    // By default, an ext like any other (here among ints: a type mismatch, not a null).
+    assert_eq!(dec_err(&bytes).0, ErrorCode::TypeMismatch);
+    let one = [0x92, 0xd4, 0x00, 0x00, 0xd4, 0x00, 0x07];
+    let b = dec(&one);
     assert!(matches!(&value(&b).dtype, DataType::Struct(f) if f[0].name == "type"));
+    assert_eq!(valid(value(&b)), [true, true]);
+    // Asked for ('undefined'), or under the JavaScript Date reading of type 0: null.
+    for r in [ExtReading::Undefined, ExtReading::TimestampMs] {
+        let b = decode(&bytes, &with(0, r)).unwrap();
+        assert_eq!(i32s(value(&b)), [1, 0, 3]);
+        assert_eq!(valid(value(&b)), [true, false, true]);
+    }
+    // Any other explicit reading wins: binary keeps the data byte.
+    let b = decode(&one, &with(0, ExtReading::Binary)).unwrap();
+    assert_eq!(byte_values(value(&b)), [vec![0], vec![7]]);
+    // Where msgpackr records are in force (a structure was defined), null.
+    let mut rec = vec![0x92, 0xd4, 0x72, 0x40, 0x91, 0xa1, b'a', 0xd4, 0x00, 0x00];
+    rec.extend([0x40, 0x05]);
+    let b = dec(&rec);
+    assert_eq!(i32s(&b.columns[0]), [0, 5]);
+    assert_eq!(valid(&b.columns[0]), [false, true]);
+    // ... unless type 0 has a reading of its own.
+    let e = decode(&rec, &with(0, ExtReading::Struct)).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TypeMismatch);
+}
+
+#[test]
+fn fluentd_event_time() {
+    // Ext 0, 8 bytes: big-endian u32 seconds, u32 nanoseconds.
+    let mut bytes = vec![0x92, 0xd7, 0x00];
+    bytes.extend(1_767_225_600u32.to_be_bytes());
+    bytes.extend(123_456_789u32.to_be_bytes());
+    bytes.push(0xc0);
+    let b = decode(&bytes, &with(0, ExtReading::EventTime)).unwrap();
+    let c = value(&b);
+    assert_eq!(c.dtype, DataType::Timestamp(TimeUnit::Nanosecond));
+    assert_eq!(i64s(c)[0], 1_767_225_600_123_456_789);
+    assert_eq!(valid(c), [true, false]);
+    // Without the reading: the ext as it is.
+    assert!(matches!(dec(&bytes).columns[0].dtype, DataType::Struct(_)));
+    // Other lengths and nanoseconds past 999999999 are errors.
+    let e = decode(
+        &[0x91, 0xd6, 0x00, 0, 0, 0, 1],
+        &with(0, ExtReading::EventTime),
+    )
+    .unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 1));
+    let mut bad = vec![0x91, 0xd7, 0x00, 0, 0, 0, 1];
+    bad.extend(1_000_000_000u32.to_be_bytes());
+    let e = decode(&bad, &with(0, ExtReading::EventTime)).unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 1));
 }
 
 #[test]

@@ -39,15 +39,12 @@ fn fuzz_regression_stream_of_scalars() {
         0x5b, 0x5b, 0x5b, 0xff, 0xff, 0xff, 0x04,
     ];
     let o = opts(Layout::Stream);
-    let whole = decode(&v, &o);
-    let got = run(&v, &[39], &o, 7);
-    assert_eq!(
-        whole.as_ref().ok().map(|b| b.num_rows),
-        got.as_ref()
-            .ok()
-            .map(|b| b.iter().map(|b| b.num_rows).sum()),
-        "{whole:?}\n{got:?}"
-    );
+    // As one column, floats and a uint64 past 2^53 (no exact Float64): a type mismatch.
+    let whole = decode(&v, &o).unwrap_err();
+    assert_eq!((whole.code, whole.offset), (ErrorCode::TypeMismatch, 24));
+    // Batches of 7 rows: no batch holds both (types are inferred per batch).
+    let got = run(&v, &[39], &o, 7).unwrap();
+    assert_eq!(got.iter().map(|b| b.num_rows).sum::<usize>(), 29);
 }
 
 /// The fuzz target's sequence: push, one take_batch(7), push, finish.
@@ -75,12 +72,14 @@ fn fuzz_regression_take_once() {
         0x5b, 0x5b, 0x5b, 0xff, 0xff, 0xff, 0x04,
     ];
     let o = opts(Layout::Stream);
-    // The whole input is one Float64 column; the second batch alone has no float and
-    // mixes negative ints with uint64 > i64::MAX: per-batch inference rejects it.
-    assert_eq!(decode(&v, &o).unwrap().num_rows, 29);
+    // The whole input mixes floats with a uint64 past 2^53 (no exact Float64); the
+    // second batch alone has no float and mixes negative ints with uint64 > i64::MAX.
+    // Both are type mismatches at the uint64.
+    assert_eq!(decode(&v, &o).unwrap_err().offset, 24);
     let e = run_once(&v, 39, &o).unwrap_err();
     assert_eq!((e.code, e.offset), (ErrorCode::TypeMismatch, 24));
-    assert_eq!(run_once(&v, 0, &o).unwrap(), 29);
+    let e = run_once(&v, 0, &o).unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::TypeMismatch, 24));
 }
 
 #[test]
@@ -206,9 +205,21 @@ fn stream_layout_rules() {
     // Array layout, nothing at all.
     let mut s = StreamDecoder::new(opts(Layout::Array));
     assert_eq!(s.finish().unwrap_err().code, ErrorCode::Truncated);
-    // Auto: a value after the top-level array is an error (use Layout::Stream).
+    // Auto: a value after the top-level array makes each top-level value a row, as in
+    // `decode`, while no row has been taken...
     let mut s = StreamDecoder::new(Options::default());
     s.push(&[0x91, 0x01]).unwrap();
+    s.push(&[0x91, 0x02]).unwrap();
+    let b = s.finish().unwrap().unwrap();
+    assert_eq!(b.num_rows, 2);
+    assert_same(
+        &b,
+        &decode(&[0x91, 0x01, 0x91, 0x02], &Options::default()).unwrap(),
+    );
+    // ... and an error once rows of the array were taken (use Layout::Stream).
+    let mut s = StreamDecoder::new(Options::default());
+    s.push(&[0x91, 0x01]).unwrap();
+    assert_eq!(s.take_batch(10).unwrap().unwrap().num_rows, 1);
     let e = s.push(&[0x02]).unwrap_err();
     assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 2));
     // Stream: arrays are rows (List column).

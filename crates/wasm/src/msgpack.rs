@@ -63,12 +63,15 @@ impl MsgpackConfig {
         };
     }
 
-    /// Ext type `code` read as 0 struct, 1 binary, 2 timestamp-ms, 3 timestamp-ns.
+    /// Ext type `code` read as 0 struct, 1 binary, 2 timestamp-ms, 3 timestamp-ns,
+    /// 4 undefined, 5 eventtime.
     pub fn extension(&mut self, code: i8, reading: u8) {
         let r = match reading {
             1 => msgpack::ExtReading::Binary,
             2 => msgpack::ExtReading::TimestampMs,
             3 => msgpack::ExtReading::TimestampNs,
+            4 => msgpack::ExtReading::Undefined,
+            5 => msgpack::ExtReading::EventTime,
             _ => msgpack::ExtReading::Struct,
         };
         self.inner.extensions.set(code, r);

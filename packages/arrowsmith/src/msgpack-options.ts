@@ -6,7 +6,7 @@
 import type { Glues } from './wasm.js';
 
 /** A built-in reading of an ext type (see `MsgpackOptions.extensions`). */
-export type ExtReading = 'timestamp-ms' | 'timestamp-ns' | 'binary' | 'struct';
+export type ExtReading = 'timestamp-ms' | 'timestamp-ns' | 'binary' | 'struct' | 'undefined' | 'eventtime';
 
 /** What decides the table's shape; travels to pool workers as it is. */
 export interface MsgpackDecodeOptions {
@@ -40,8 +40,10 @@ export interface MsgpackDecodeOptions {
   maps?: 'records' | 'map';
   /**
    * Readings of ext types by type code (0..127, or -128..-2), e.g. `{ 0: 'timestamp-ms' }`
-   * for notepack.io Dates, `{ 13: 'timestamp-ms' }` for msgpack-lite Dates. Unlisted types
-   * are `struct` ({type, data}); 114 is msgpackr's record extension unless listed.
+   * for notepack.io Dates, `{ 13: 'timestamp-ms' }` for msgpack-lite Dates, `{ 0: 'eventtime' }`
+   * for Fluentd's EventTime, `{ 0: 'undefined' }` for JavaScript `undefined` (fixext1 0/0 → null,
+   * on by itself only in input with msgpackr records). Unlisted types are `struct`
+   * ({type, data}); 114 is msgpackr's record extension unless listed.
    */
   extensions?: Record<number, ExtReading>;
   /** Distinct keys a records column may have before it becomes one Map column. Default 1024. */
@@ -56,7 +58,7 @@ const LAYOUT = { auto: 0, array: 1, stream: 2 } as const;
 const TUPLES = { auto: 0, columns: 1, list: 2 } as const;
 const MAPS = { records: 0, map: 1 } as const;
 const MANY_KEYS = { map: 0, error: 1 } as const;
-const READINGS = { struct: 0, binary: 1, 'timestamp-ms': 2, 'timestamp-ns': 3 } as const;
+const READINGS = { struct: 0, binary: 1, 'timestamp-ms': 2, 'timestamp-ns': 3, undefined: 4, eventtime: 5 } as const;
 
 /** One of `table`'s keys, or a RangeError naming the option. */
 function pick<T extends Record<string, number>>(table: T, value: string | undefined, name: string): number | undefined {

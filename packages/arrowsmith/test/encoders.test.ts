@@ -2,15 +2,14 @@
 // in scripts/fixtures/msgpack): every fixture, with each of its reads, equals the values
 // its writer's own reader gives (and @msgpack/msgpack's, where that reads the bytes too),
 // in both builds; the stream decoder and the worker pool give the same table.
-import type { Table } from 'apache-arrow';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { instantiateVariant } from '../src/bench-file.js';
 import { decodeMsgpackStreamWith, decodeWith } from '../src/msgpack.js';
 import { decodeMsgpack, decodeMsgpackAsync } from '../src/node.js';
-import { type EncoderFixture, fixtureMismatches, fromTyped } from './encoders.js';
-import { reference, valueAt } from './helpers.js';
+import { type EncoderFixture, fixtureMismatches, fromTyped, tableDiff } from './encoders.js';
+import { reference } from './helpers.js';
 import { FIXTURES } from './fixtures.js';
 import { MODES, usePools } from './pools.js';
 
@@ -23,29 +22,11 @@ const fixtures = readdirSync(DIR)
     return { name, bytes: new Uint8Array(readFileSync(join(DIR, `${name}.msgpack`))), meta: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as EncoderFixture };
   });
 
-/** Where two tables differ (schema, rows, values). */
-function tableDiff(a: Table, b: Table): string[] {
-  const out: string[] = [];
-  if (String(a.schema.fields) !== String(b.schema.fields)) out.push(`schema ${b.schema.fields} != ${a.schema.fields}`);
-  if (a.numRows !== b.numRows) out.push(`${b.numRows} rows != ${a.numRows}`);
-  const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? [...x] : x));
-  for (let c = 0; c < a.numCols && out.length < 3; c++) {
-    for (let i = 0; i < Math.min(a.numRows, b.numRows); i++) {
-      const [x, y] = [valueAt(a.getChildAt(c)!, i), valueAt(b.getChildAt(c)!, i)];
-      if (j(x) !== j(y)) {
-        out.push(`${a.schema.fields[c]!.name}[${i}]: ${j(y)} != ${j(x)}`);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
 usePools();
 
 it('has a fixture from every encoder', () => {
   const writers = fixtures.map((f) => f.meta.writer).join('\n');
-  for (const w of ['msgpackr', '@msgpack/msgpack', 'notepack.io 3', 'notepack.io 2', 'msgpack-lite', 'PyPI msgpack', 'ormsgpack', 'msgpack-numpy', 'srsly', 'rmp-serde', 'Go github.com/vmihailenco/msgpack']) {
+  for (const w of ['msgpackr', '@msgpack/msgpack', 'notepack.io 3', 'notepack.io 2', 'msgpack-lite', 'PyPI msgpack', 'ormsgpack', 'msgpack-numpy', 'srsly', 'rmp-serde', 'Go github.com/vmihailenco/msgpack', 'fluent-logger', 'msgspec', 'php-msgpack']) {
     expect(writers, w).toContain(w);
   }
 });
@@ -57,6 +38,16 @@ for (const variant of ['simd', 'scalar'] as const) {
       const values = fromTyped(meta.expected);
       for (const read of meta.reads) {
         const label = `${name} ${JSON.stringify(read.options ?? {})} (${meta.writer})`;
+        if (read.error) {
+          it(`${label} is a ${read.error} error in every verb`, async () => {
+            expect(() => decodeWith(w, bytes, read.options)).toThrow(expect.objectContaining({ code: read.error }));
+            const stream = async () => {
+              for await (const _ of decodeMsgpackStreamWith(w, [bytes], read.options));
+            };
+            await expect(stream()).rejects.toMatchObject({ code: read.error });
+          });
+          continue;
+        }
         it(`${label} equals its writer's reader`, () => {
           const t = decodeWith(w, bytes, read.options);
           expect(fixtureMismatches(t, values, read)).toEqual([]);
@@ -82,6 +73,12 @@ describe('real encoders on the worker pool', () => {
   for (const { name, bytes, meta } of fixtures) {
     for (const read of meta.reads) {
       for (const { mode, options } of MODES.slice(1)) {
+        if (read.error) {
+          it(`${name} ${JSON.stringify(read.options ?? {})}, ${mode}: the calling thread's error`, async () => {
+            await expect(decodeMsgpackAsync(bytes, { ...read.options, ...options() })).rejects.toMatchObject({ code: read.error });
+          });
+          continue;
+        }
         it(`${name} ${JSON.stringify(read.options ?? {})}, ${mode}: the calling thread's table`, async () => {
           const t = await decodeMsgpackAsync(bytes, { ...read.options, ...options() });
           expect(tableDiff(decodeMsgpack(bytes, read.options), t)).toEqual([]);

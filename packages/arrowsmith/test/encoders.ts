@@ -5,7 +5,7 @@
  */
 import type { Table } from 'apache-arrow';
 import type { MsgpackDecodeOptions } from '../src/msgpack-options.js';
-import { tableMismatches } from './compare.js';
+import { tableMismatches, valueAt } from './compare.js';
 
 /** How rows of the expected values map to the table. */
 export type Shape = 'rows' | 'tuples' | 'columnar' | 'value';
@@ -13,6 +13,8 @@ export type Shape = 'rows' | 'tuples' | 'columnar' | 'value';
 export interface Read {
   options?: MsgpackDecodeOptions;
   shape?: Shape;
+  /** The decode is this DecodeError (code), e.g. a value no Arrow column holds exactly. */
+  error?: string;
 }
 
 export interface EncoderFixture {
@@ -62,4 +64,22 @@ export function fixtureMismatches(table: Table, values: unknown, read: Read): st
     return tableMismatches(table, rows.map((r) => r ?? Object.fromEntries(names.map((n) => [n, null]))));
   }
   return tableMismatches(table, rows, read.shape === 'value');
+}
+
+/** Where two tables differ (schema, rows, values). */
+export function tableDiff(a: Table, b: Table): string[] {
+  const out: string[] = [];
+  if (String(a.schema.fields) !== String(b.schema.fields)) out.push(`schema ${b.schema.fields} != ${a.schema.fields}`);
+  if (a.numRows !== b.numRows) out.push(`${b.numRows} rows != ${a.numRows}`);
+  const j = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? [...x] : x));
+  for (let c = 0; c < a.numCols && out.length < 3; c++) {
+    for (let i = 0; i < Math.min(a.numRows, b.numRows); i++) {
+      const [x, y] = [valueAt(a.getChildAt(c)!, i), valueAt(b.getChildAt(c)!, i)];
+      if (j(x) !== j(y)) {
+        out.push(`${a.schema.fields[c]!.name}[${i}]: ${j(y)} != ${j(x)}`);
+        break;
+      }
+    }
+  }
+  return out;
 }
