@@ -29,6 +29,8 @@ for t in $targets; do
   [ -n "${dir:-}" ] && find "$dir" -maxdepth 1 -type f -name "$pattern" ! -name '*.json' -size -400k -exec cp {} "$work/$t/" \;
   # Virtual datasets (their mappings and selections) live in a folder of their own.
   [ "$t" = hdf5 ] && cp fixtures/hdf5/vds/vds_*.h5 fixtures/hdf5/vds/*.bin "$work/$t/"
+  # The encoder corpus (real writers' payloads: records, streams, msgpackr structures).
+  [ "$t" = msgpack ] && find fixtures/msgpack/encoders -type f -name '*.msgpack' -size -400k -exec cp {} "$work/$t/" \;
   echo "-- fuzz $t: ${secs}s from $(find "$work/$t" -type f | wc -l) seeds"
   if cargo fuzz run -s none --fuzz-dir crates/fuzz "$t" "$work/$t" -- \
       -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>"$work/$t.log"; then

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let ppb = 2 * (1 + *block as u32 % 32);
     let pps = (*p0 as u32) << 8 | *p1 as u32;
-    let mask = 128 | (*opts as u32 & 1) * 32 | (*opts as u32 & 2) * 8 | 8;
+    let mask = 128 | ((*opts as u32 & 1) * 32) | ((*opts as u32 & 2) * 8) | 8;
     let expected = (*e0 as usize) << 8 | *e1 as usize;
     let f = Filter {
         id: SZIP,
