@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DataType, DateUnit, type Dictionary, type Field, type FixedSizeList, type Float, type Int, type Table, type TimeUnit, type Timestamp, Type, type Vector } from 'apache-arrow';
+import { type DataType, DateUnit, type Dictionary, type Field, type FixedSizeList, type Float, type Int, type RecordBatch, type Table, type TimeUnit, type Timestamp, Type, type Vector } from 'apache-arrow';
 import { decodeMsgpack, openHdf5, openTsFile } from 'arrowsmith';
 import { valueAt } from '../../packages/arrowsmith/test/compare.js';
 
@@ -250,27 +250,119 @@ async function checkTsFile(dir: string, j: Json, _root: string, out: Outcome): P
   }
   try {
     for (const part of j.reads as Json[]) {
-      let t: Table;
+      let t: Rows;
+      const how = `${part.batch_rows ? `batches of ${part.batch_rows} rows` : 'read'} ${JSON.stringify(part.query)}`;
+      const want = timeRange(part);
       try {
-        t = await f.read(part.query);
+        if (part.batch_rows) {
+          const batches: RecordBatch[] = [];
+          for await (const b of f.batches({ ...part.query, rows: part.batch_rows })) batches.push(b);
+          if (batches.length === 0) {
+            if (want.some((d: Json) => d.time.length > 0)) out.problems.push(`${how}: no batches, the official reader has rows`);
+            continue;
+          }
+          // Not `new Table(batches)`: each batch's tag dictionaries have their own id, which
+          // apache-arrow's Table refuses as different schemas (reported); rows are compared
+          // across the batches instead.
+          t = batchRows(batches, out.problems, how);
+        } else {
+          t = tableRows(await f.read(part.query));
+        }
       } catch (e) {
-        out.problems.push(`read ${JSON.stringify(part.query)}: ${errText(e)}`);
+        out.problems.push(`${how}: ${errText(e)}`);
         continue;
       }
+      const problems = tsfileProblems(t, part, want);
+      out.problems.push(...problems.map((p) => `${how}: ${p}`));
+    }
+  } finally {
+    f.close();
+  }
+}
+
+/** The official reader's devices, cut to the query's inclusive time range. */
+function timeRange(part: Json): Json[] {
+  const { start, end } = part.query;
+  if (start === undefined && end === undefined) return part.devices;
+  const inside = (t: Json) => (start === undefined || BigInt(t.i) >= BigInt(start)) && (end === undefined || BigInt(t.i) <= BigInt(end));
+  return (part.devices as Json[])
+    .map((d) => {
+      const keep = (d.time as Json[]).map(inside);
+      return { tags: d.tags, time: d.time.filter((_: Json, k: number) => keep[k]), columns: Object.fromEntries(Object.entries(d.columns as Record<string, Json[]>).map(([n, v]) => [n, v.filter((_, k) => keep[k])])) };
+    })
+    .filter((d) => d.time.length > 0);
+}
+
+/** Rows of a table or of a read's batches: a column's type and values by name. */
+interface Rows {
+  numRows: number;
+  names: string[];
+  getChild(name: string): { type: DataType; length: number; at(i: number): unknown } | null;
+}
+
+function tableRows(t: Table): Rows {
+  return {
+    numRows: t.numRows,
+    names: t.schema.fields.map((x) => x.name),
+    getChild: (name) => {
+      const v = t.getChild(name);
+      return v && { type: v.type, length: v.length, at: (i: number) => valueAt(v, i) };
+    },
+  };
+}
+
+/** The batches of one read as one run of rows; batches whose column types differ are a problem. */
+function batchRows(batches: RecordBatch[], problems: string[], how: string): Rows {
+  const starts: number[] = [];
+  let n = 0;
+  for (const b of batches) {
+    starts.push(n);
+    n += b.numRows;
+  }
+  const first = batches[0]!;
+  for (const b of batches) {
+    const a = first.schema.fields.map((x) => `${x.name}:${typeName(x.type)}`).join(',');
+    const c = b.schema.fields.map((x) => `${x.name}:${typeName(x.type)}`).join(',');
+    if (a !== c) {
+      problems.push(`${how}: batch columns ${c} differ from the first batch's ${a}`);
+      break;
+    }
+  }
+  return {
+    numRows: n,
+    names: first.schema.fields.map((x) => x.name),
+    getChild: (name) => {
+      if (!first.getChild(name)) return null;
+      return {
+        type: first.getChild(name)!.type,
+        length: n,
+        at: (i: number) => {
+          let k = starts.length - 1;
+          while (starts[k]! > i) k--;
+          return valueAt(batches[k]!.getChild(name)!, i - starts[k]!);
+        },
+      };
+    },
+  };
+}
+
+/** One TsFile read against the official reader's devices (grouped by tags, time-ordered). */
+function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
+  const out = { problems: [] as string[] };
       const tagCols = (part.tags as string[]).map((n) => t.getChild(n));
       if (tagCols.some((c) => !c)) {
-        out.problems.push(`no tag column among ${t.schema.fields.map((x) => x.name)}`);
-        continue;
+        out.problems.push(`no tag column among ${t.names}`);
+        return out.problems;
       }
       const byDevice = new Map<string, number[]>();
       for (let i = 0; i < t.numRows; i++) {
-        const key = JSON.stringify(tagCols.map((c) => valueAt(c!, i)));
+        const key = JSON.stringify(tagCols.map((c) => c!.at(i)));
         byDevice.set(key, [...(byDevice.get(key) ?? []), i]);
       }
       const time = t.getChild('time');
       if (!time) {
         out.problems.push('no time column');
-        continue;
+        return out.problems;
       }
       if (typeName(time.type) !== 'timestamp[ms]') out.problems.push(`time: type ${typeName(time.type)}, documented timestamp[ms]`);
       for (const [name, ty] of part.fields as [string, string][]) {
@@ -279,7 +371,7 @@ async function checkTsFile(dir: string, j: Json, _root: string, out: Outcome): P
         else if (typeName(c.type) !== TSFILE_TYPES[ty]) out.problems.push(`${name}: type ${typeName(c.type)}, the documented mapping of ${ty} is ${TSFILE_TYPES[ty]}`);
       }
       let total = 0;
-      for (const dev of part.devices as Json[]) {
+      for (const dev of devices) {
         const key = JSON.stringify(dev.tags);
         const rows = byDevice.get(key) ?? [];
         byDevice.delete(key);
@@ -288,7 +380,7 @@ async function checkTsFile(dir: string, j: Json, _root: string, out: Outcome): P
         const n = Math.min(rows.length, dev.time.length);
         const dt = (() => {
           for (let k = 0; k < n; k++) {
-            const d = diff(valueAt(time, rows[k]!), dev.time[k], `device ${key} time row ${k}`);
+            const d = diff(time.at(rows[k]!), dev.time[k], `device ${key} time row ${k}`);
             if (d) return d;
           }
           return null;
@@ -299,7 +391,7 @@ async function checkTsFile(dir: string, j: Json, _root: string, out: Outcome): P
           if (!c) continue;
           for (let k = 0; k < n; k++) {
             compared++;
-            const d = diff(valueAt(c, rows[k]!), dev.columns[name][k], `device ${key} ${name} row ${k} (time ${dev.time[k].i})`);
+            const d = diff(c.at(rows[k]!), dev.columns[name][k], `device ${key} ${name} row ${k} (time ${dev.time[k].i})`);
             if (d) {
               out.problems.push(d);
               break;
@@ -309,10 +401,7 @@ async function checkTsFile(dir: string, j: Json, _root: string, out: Outcome): P
       }
       for (const [key, rows] of byDevice) out.problems.push(`device ${key}: ${rows.length} rows the official reader does not return`);
       if (total !== t.numRows) out.problems.push(`${t.numRows} rows, devices hold ${total}`);
-    }
-  } finally {
-    f.close();
-  }
+  return out.problems;
 }
 
 // ---------------------------------------------------------------- MessagePack

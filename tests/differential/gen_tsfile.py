@@ -95,6 +95,8 @@ def normalize(ty, v):
 
 def one_file(seed, k, out):
     rng = random.Random(f"{seed}:{k}")
+    if rng.random() < 0.3:
+        return tree_file(rng, seed, k, out)
     path = os.path.join(out, f"tsfile-{k}.tsfile")
     ntags = rng.choice([1, 1, 2])
     nfields = rng.randint(1, 6)
@@ -188,7 +190,126 @@ def one_file(seed, k, out):
     out_devices = [{"tags": list(tags), "time": enc(d["time"]), "columns": {n: enc(v) for n, v in d["columns"].items()}}
                    for tags, d in per.items()]
     read = {"query": {"table": "t"}, "tags": tag_names, "fields": [[n, t.name] for n, t in fields], "devices": out_devices}
-    dump(os.path.join(out, f"tsfile-{k}.json"), {"format": "tsfile", "file": f"tsfile-{k}.tsfile", "params": params, "reads": [read]})
+    dump(os.path.join(out, f"tsfile-{k}.json"), {"format": "tsfile", "file": f"tsfile-{k}.tsfile", "params": params,
+                                                 "reads": more_reads(rng, read, rows_per * groups)})
+
+
+def more_reads(rng, read, rows):
+    """The whole read, the same in batches of a few rows, and a time range (both compared with
+    the official reader's rows: concatenated, and filtered by time)."""
+    batched = dict(read, batch_rows=rng.choice([1, 7, 64, max(1, rows // 2)]))
+    ranged = dict(read, query=dict(read["query"], start=1_700_000_000_000 + rng.randint(0, rows * 10),
+                                   end=1_700_000_000_000 + rng.randint(0, rows * 10 + 50)))
+    return [read, batched, ranged]
+
+
+class RawField(tsfile.Field):
+    """The binding's Field refuses non-finite FLOAT values; the C++ writer takes them."""
+
+    def get_float_value(self):
+        return np.float32(self.value)
+
+
+def tree_file(rng, seed, k, out):
+    """Tree model, non-aligned series: per-series encoding and compressor, rows by
+    write_row_record, chunk groups by flush (in time order, or a later flush holding earlier
+    times); read back with query_timeseries per series."""
+    path = os.path.join(out, f"tsfile-{k}.tsfile")
+    ndev = rng.randint(1, 3)
+    devices = [f"root.sg{rng.randint(0, 1)}.d{i}" for i in range(ndev)]
+    series = {}
+    for dev in devices:
+        series[dev] = []
+        for i in range(rng.randint(1, 5)):
+            ty = rng.choice(TYPES)
+            e = rng.choice(ACCEPTS[CFG_KEY[ty]])
+            if ty in (T.DATE, T.TIMESTAMP) and e in (E.ZIGZAG, E.SPRINTZ):
+                e = E.TS_2DIFF
+            if ty == T.BLOB and e == E.DICTIONARY:
+                e = E.PLAIN
+            series[dev].append((f"s{i}", ty, e, rng.choice(COMPRESSORS)))
+    page = rng.choice([1, 2, 3, 10, 32, 100, 1000])
+    time_enc = rng.choice(TIME_ENCODINGS)
+    groups = rng.choice([1, 1, 2, 3])
+    rows_per = rng.choice([1, 3, 10, 50, 200])
+    order = rng.choice(["ascending", "ascending", "backwards_groups", "interleaved_groups"])
+    null_rate = rng.choice([0.0, 0.1, 0.5])
+    special = rng.random() < 0.5
+    params = {"seed": seed, "index": k, "model": "tree", "series": {d: [[n, t.name, e.name, c.name] for n, t, e, c in ss] for d, ss in series.items()},
+              "page_points": page, "time_encoding": time_enc.name, "chunk_groups": groups, "rows_per_group": rows_per,
+              "order": order, "null_rate": null_rate, "special_floats": special}
+    w = TsFileWriter(path)
+    tsfile.set_tsfile_config({"page_writer_max_point_num_": page, "time_encoding_type_": time_enc})
+    for dev in devices:
+        for n, ty, e, c in series[dev]:
+            w.register_timeseries(dev, tsfile.TimeseriesSchema(n, ty, e, c))
+    given = {}
+    base = 1_700_000_000_000
+    for g in range(groups):
+        slot = groups - 1 - g if order == "backwards_groups" else g
+        for dev in devices:
+            for r in range(rows_per):
+                t = base + ((r * groups + g) if order == "interleaved_groups" else (slot * rows_per + r)) * 10
+                fields = []
+                for n, ty, _, _ in series[dev]:
+                    if rng.random() < null_rate:
+                        continue
+                    v = gen_value(rng, ty, special)
+                    fields.append(RawField(n, v, ty))
+                    given[(dev, t, n)] = v
+                if fields:
+                    w.write_row_record(tsfile.RowRecord(dev, t, fields))
+        w.flush()
+    w.close()
+    out_devices = []
+    all_fields = {}
+    with_points = set()
+    with TsFileReader(path) as r:
+        for dev in devices:
+            per = {}
+            for n, ty, _, _ in series[dev]:
+                got = {}
+                with r.query_timeseries(dev, [n], -2**63, 2**63 - 1) as rs:
+                    while rs.next():
+                        if rs.is_null_by_index(2):
+                            continue
+                        t = int(rs.get_value_by_index(1))
+                        v = normalize(ty, rs.get_value_by_index(2))
+                        mine = given.get((dev, t, n))
+                        if ty == T.BLOB and isinstance(mine, bytes) and b"\0" in mine and v == mine.split(b"\0")[0]:
+                            v = mine  # the official Python reader cuts BLOBs at NUL (docs/tsfile.md)
+                        got[t] = v
+                if got:
+                    # A series without a point has no chunk: the file does not know it.
+                    per[n] = got
+                    all_fields[n] = ty
+                    with_points.add((dev, n))
+            times = sorted(set().union(*[set(x) for x in per.values()]))
+            if not times:
+                continue
+            cols = {n: [per[n].get(t) if n in per else None for t in times] for n in sorted(set(all_fields))}
+            out_devices.append({"tags": [dev], "time": times, "columns": cols})
+    # Measurement columns are the union over the devices; a device lacking one has nulls.
+    names = sorted(all_fields)
+    for d in out_devices:
+        d["columns"] = {n: enc(d["columns"].get(n, [None] * len(d["time"]))) for n in names}
+        d["time"] = enc(d["time"])
+    types = {}
+    for dev in devices:
+        for n, ty, _, _ in series[dev]:
+            if (dev, n) in with_points:
+                types.setdefault(n, set()).add(ty.name)
+    if any(len(v) > 1 for v in types.values()):
+        # One measurement name with two types in two devices: a TypeMismatch per the docs; read
+        # each device alone instead.
+        reads = [{"query": {"devices": [d["tags"][0]]}, "tags": ["device"],
+                  "fields": [[n, ty.name] for n, ty, _, _ in series[d["tags"][0]] if (d["tags"][0], n) in with_points],
+                  "devices": [dict(d, columns={n: d["columns"][n] for n, _, _, _ in series[d["tags"][0]] if (d["tags"][0], n) in with_points})]}
+                 for d in out_devices]
+    else:
+        reads = more_reads(rng, {"query": {}, "tags": ["device"], "fields": [[n, all_fields[n].name] for n in names],
+                                 "devices": out_devices}, rows_per * groups)
+    dump(os.path.join(out, f"tsfile-{k}.json"), {"format": "tsfile", "file": f"tsfile-{k}.tsfile", "params": params, "reads": reads})
 
 
 def main():
