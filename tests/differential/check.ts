@@ -346,6 +346,12 @@ function batchRows(batches: RecordBatch[], problems: string[], how: string): Row
   };
 }
 
+/** A device's expected rows sorted by time. */
+function sortedByTime(dev: Json): Json {
+  const order = (dev.time as Json[]).map((t, k) => [BigInt(t.i), k] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, k]) => k);
+  return { tags: dev.tags, time: order.map((k) => dev.time[k]), columns: Object.fromEntries(Object.entries(dev.columns as Record<string, Json[]>).map(([n, v]) => [n, order.map((k) => v[k])])) };
+}
+
 /** One TsFile read against the official reader's devices (grouped by tags, time-ordered). */
 function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
   const out = { problems: [] as string[] };
@@ -371,9 +377,12 @@ function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
         else if (typeName(c.type) !== TSFILE_TYPES[ty]) out.problems.push(`${name}: type ${typeName(c.type)}, the documented mapping of ${ty} is ${TSFILE_TYPES[ty]}`);
       }
       let total = 0;
-      for (const dev of devices) {
+      for (let dev of devices) {
         const key = JSON.stringify(dev.tags);
-        const rows = byDevice.get(key) ?? [];
+        // Compared in time order on both sides: a device's chunk groups may go back in time,
+        // and the official reader returns them in file order (times are unique per device).
+        const rows = (byDevice.get(key) ?? []).map((r) => [r, time.at(r) as bigint] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)).map(([r]) => r);
+        dev = sortedByTime(dev);
         byDevice.delete(key);
         total += rows.length;
         if (rows.length !== dev.time.length) out.problems.push(`device ${key}: ${rows.length} rows, the official reader ${dev.time.length}`);

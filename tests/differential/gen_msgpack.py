@@ -166,7 +166,7 @@ def main():
     ap.add_argument("--count", type=int, required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", type=int)
-    ap.add_argument("--exclude", default="")  # no dimension of this generator can be left out
+    ap.add_argument("--exclude", default="")  # no dimension of this generator can be left out yet
     a = ap.parse_args()
     if a.exclude:
         sys.exit(f"unknown --exclude {a.exclude}")

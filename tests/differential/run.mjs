@@ -44,6 +44,7 @@ const count = Number(a.count);
 const formats = a.format.split(',');
 for (const f of formats) if (!['hdf5', 'tsfile', 'msgpack'].includes(f)) throw new Error(`unknown format ${f}`);
 const python = join(root, '.venv/bin/python');
+process.env.PYTHONDONTWRITEBYTECODE = '1';
 const out = a.out ?? mkdtempSync(join(tmpdir(), 'arrowsmith-differential-'));
 const only = a.only === undefined ? [] : ['--only', a.only];
 
