@@ -127,15 +127,46 @@ def one_doc(seed, k, out):
     rows, params = document(rng, enc_name)
     params.update(seed=seed, index=k, encoder=enc_name)
     single = enc_name == "msgpack" and rng.random() < 0.3
-    if enc_name == "msgpack":
-        data = msgpack.packb(rows, use_bin_type=True, use_single_float=single, datetime=False)
-        back = msgpack.unpackb(data, raw=False, timestamp=0, strict_map_key=False)
-    elif enc_name == "msgspec":
-        data = msgspec.msgpack.encode(rows)
-        back = msgspec.msgpack.decode(data)
+    # How the rows are laid out: one array (the default), concatenated values (a stream: each
+    # top-level value a row), or one columnar map {key: [values]} (records only).
+    layout = rng.choice(["array", "array", "array", "stream", "columnar"])
+    if layout == "columnar" and not (params["shape"] == "records" and rows and all(isinstance(r, dict) for r in rows)):
+        layout = "array"
+    if layout == "stream" and (not rows or any(isinstance(r, list) for r in rows)):
+        layout = "array"
+    params["layout"] = layout
+    if layout == "columnar":
+        keys = list(dict.fromkeys(k for r in rows for k in r))
+        value = {k: [r.get(k) for r in rows] for k in keys}
     else:
-        data = ormsgpack.packb(rows)
-        back = ormsgpack.unpackb(data)
+        value = rows
+    if enc_name == "msgpack":
+        if layout == "stream":
+            data = b"".join(msgpack.packb(r, use_bin_type=True, use_single_float=single, datetime=False) for r in rows)
+            back = list(msgpack.Unpacker(__import__("io").BytesIO(data), raw=False, timestamp=0, strict_map_key=False))
+        else:
+            data = msgpack.packb(value, use_bin_type=True, use_single_float=single, datetime=False)
+            back = msgpack.unpackb(data, raw=False, timestamp=0, strict_map_key=False)
+    elif enc_name == "msgspec":
+        if layout == "stream":
+            data = b"".join(msgspec.msgpack.encode(r) for r in rows)
+            dec = msgspec.msgpack.Decoder()
+            back = [dec.decode(msgspec.msgpack.encode(r)) for r in rows]  # msgspec decodes one value per call
+            assert b"".join(msgspec.msgpack.encode(x) for x in back) == data
+        else:
+            data = msgspec.msgpack.encode(value)
+            back = msgspec.msgpack.decode(data)
+    else:
+        if layout == "stream":
+            data = b"".join(ormsgpack.packb(r) for r in rows)
+            back = [ormsgpack.unpackb(ormsgpack.packb(r)) for r in rows]  # ormsgpack decodes one value per call
+        else:
+            data = ormsgpack.packb(value)
+            back = ormsgpack.unpackb(data)
+    if layout == "columnar":
+        # The decoder's columns → rows, as docs/msgpack.md's columnar rule reads them (a key
+        # missing from a row is null there too).
+        back = [{k: back[k][i] for k in back} for i in range(len(rows))]
     params["float32"] = single
     name = f"msgpack-py-{k}"
     out_rows = [plain(r) for r in back]
