@@ -77,16 +77,18 @@ for (const f of formats) {
   const bad = results.filter((r) => !r.ok && !r.skipped);
   const skipped = results.filter((r) => r.skipped);
   const refused = results.flatMap((r) => r.refused);
+  const notes = results.filter((r) => r.notes.length);
   passed += ok.length;
   failed += bad.length;
   const values = results.reduce((n, r) => n + r.values, 0);
-  lines.push(`${f}: ${results.length} files (seed ${seed}), ${values} values compared, ${ok.length} agree, ${bad.length} disagree, ${refused.length} documented refusals, ${skipped.length} writer crashes; generate ${(timing[f].generate / 1000).toFixed(1)} s, check ${(timing[f].check / 1000).toFixed(1)} s`);
+  lines.push(`${f}: ${results.length} files (seed ${seed}), ${values} values compared, ${ok.length} agree, ${bad.length} disagree, ${refused.length} documented refusals, ${skipped.length} writer crashes, ${notes.length} files with notes; generate ${(timing[f].generate / 1000).toFixed(1)} s, check ${(timing[f].check / 1000).toFixed(1)} s`);
   for (const r of bad) {
     console.log(`\nMISMATCH ${f} ${r.file} ${JSON.stringify(r.params)}`);
     for (const p of r.problems.slice(0, 8)) console.log(`  ${p.slice(0, 600)}`);
     if (r.problems.length > 8) console.log(`  … ${r.problems.length - 8} more`);
   }
   for (const r of skipped) console.log(`\nWRITER CRASH ${f} ${r.file}: ${r.skipped}`);
+  for (const r of notes) console.log(`NOTE ${f} ${r.file} ${JSON.stringify(r.params).slice(0, 300)}: ${r.notes[0].slice(0, 400)}${r.notes.length > 1 ? ` (+${r.notes.length - 1})` : ''}`);
   if (!a.quiet) for (const r of refused) console.log(`refused as documented: ${f} ${r}`);
 }
 console.log('');
