@@ -184,7 +184,7 @@ async function checkHdf5(dir: string, j: Json, root: string, out: Outcome): Prom
       if (ds.refuse) {
         const p = await expectRefusal('hdf5', ds.refuse, root, () => f.read(ds.path));
         if (p === null) {
-          out.refused.push(`${ds.path}: ${ds.refuse}`);
+          out.refused.push(`${ds.path}: ${typeof ds.refuse === 'string' ? ds.refuse : ds.refuse.doc}`);
           continue;
         }
         if (typeof p === 'string') {
