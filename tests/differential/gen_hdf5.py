@@ -183,25 +183,59 @@ def null_vl_strings(v, dt):
 
 
 def strings_to_text(vals):
-    """Strings of a column: all str if every value is UTF-8 (Utf8), else all bytes (Binary)."""
-    def walk(x, fn):
-        if isinstance(x, list):
-            return [walk(y, fn) for y in x]
-        if isinstance(x, dict):
-            return {k: walk(y, fn) for k, y in x.items()}
-        return fn(x)
-    ok = [True]
+    """Strings → str where every string of their column is UTF-8 (Utf8), else bytes (Binary).
+    A column is a dataset, a compound member or a nested member (a path of member names);
+    enum labels are Utf8 always. Returns the values and {path: all UTF-8}."""
+    ok = {}
 
-    def check(x):
-        if isinstance(x, bytes):
+    def check(x, path):
+        if isinstance(x, list):
+            for y in x:
+                check(y, path)
+        elif isinstance(x, dict):
+            for k, y in x.items():
+                check(y, path + (k,))
+        elif isinstance(x, bytes):
             try:
                 x.decode("utf-8")
+                ok.setdefault(path, True)
             except UnicodeDecodeError:
-                ok[0] = False
+                ok[path] = False
+
+    def fix(x, path):
+        if isinstance(x, list):
+            return [fix(y, path) for y in x]
+        if isinstance(x, dict):
+            return {k: fix(y, path + (k,)) for k, y in x.items()}
+        if isinstance(x, Label):
+            return x
+        if isinstance(x, bytes):
+            return x.decode() if ok.get(path, True) else x
+        if isinstance(x, str):
+            return x if ok.get(path, True) else x.encode()
         return x
-    walk(vals, check)
-    return walk(vals, lambda x: (x.decode() if ok[0] else x) if isinstance(x, bytes) else (
-        x if ok[0] or not isinstance(x, str) or isinstance(x, Label) else x.encode())), ok[0]
+    check(vals, ())
+    return fix(vals, ()), ok
+
+
+def typed(dt, ok, path=(), top=False):
+    """arrow_type with each string column Binary where `ok` says it is not all UTF-8."""
+    vl = h5py.check_vlen_dtype(dt)
+    if vl in (str, bytes) or (dt.kind == "S" and not dt.names):
+        return "utf8" if ok.get(path, True) else "binary"
+    if vl is not None:
+        return f"list<{typed(vl, ok, path)}>"
+    if h5py.check_enum_dtype(dt) is not None:
+        return "dict<int32,utf8>"
+    if dt.subdtype is not None:
+        base, shape = dt.subdtype
+        t = typed(base, ok, path)
+        for d in reversed(shape):
+            t = f"fsl{d}<{t}>"
+        return t
+    if dt.names:
+        return "struct<" + ",".join(f"{n}:{typed(dt.fields[n][0], ok, path + (n,))}" for n in dt.names) + ">"
+    return arrow_type(dt, top)
 
 
 def unwritten(vals, p, dt):
@@ -286,7 +320,11 @@ def nbit_dataset(rng, f, name):
     dcpl.set_filter(h5z.FILTER_NBIT)
     if "/" in name:
         f.require_group(name.rsplit("/", 1)[0])
-    ds = h5py.Dataset(h5d.create(f.id, name.encode(), tid, h5s.create_simple((n,)), dcpl=dcpl))
+    try:
+        ds = h5py.Dataset(h5d.create(f.id, name.encode(), tid, h5s.create_simple((n,)), dcpl=dcpl))
+    except ValueError as e:
+        # HDF5 2.0 refuses some integer layouts ("unusual datatype"): not a file.
+        return None, f"{name}: h5py refused {p}: {e}"
     ds[...] = data
     return (ds, p, dt, refuse), None
 
@@ -458,20 +496,20 @@ def one_file(seed, k, out):
                     mdt = dt.fields[m][0]
                     vals = [py(arr[m], mdt)] if scalar else rows_of(arr[m], mdt)
                     vals = unwritten(vals, p, mdt)
-                    vals, utf = strings_to_text(vals)
-                    t = arrow_type(mdt, False)
+                    vals, ok = strings_to_text(vals)
+                    t = typed(mdt, ok)
                     for dim in reversed(ds.shape[1:]):
                         t = f"fsl{dim}<{t}>"
-                    cols[m] = {"type": t if utf else binary(t), "values": enc(vals)}
+                    cols[m] = {"type": t, "values": enc(vals)}
                 entry["columns"] = cols
             else:
                 vals = [py(arr, dt)] if scalar else rows_of(arr, dt)
                 vals = unwritten(vals, p, dt)
-                vals, utf = strings_to_text(vals)
-                t = arrow_type(dt)
+                vals, ok = strings_to_text(vals)
+                t = typed(dt, ok, top=True)
                 for dim in reversed(ds.shape[1:]):
                     t = f"fsl{dim}<{t}>"
-                entry["type"] = t if utf else binary(t)
+                entry["type"] = t
                 entry["values"] = enc(vals)
             entry["rows"] = ds.shape[0] if ds.shape else 1
             entry["attrs"] = {a: attr_json(ds.attrs[a]) for a in ds.attrs}
@@ -498,14 +536,26 @@ def main():
     while todo:
         pid = os.fork()
         if pid == 0:
-            for k in todo:
-                DONE["k"] = k
-                one_file(a.seed, k, a.out)
+            code = 0
+            try:
+                for k in todo:
+                    one_file(a.seed, k, a.out)
+            except OSError as e:
+                # libhdf5 failing on the file h5py just wrote (reading it back): the writer's
+                # fault, that file is skipped.
+                traceback.print_exc()
+                code = 1 if "filter returned failure" in str(e) else 3
+            except BaseException:
+                traceback.print_exc()
+                code = 3
             sys.stdout.flush()
-            os._exit(0)
+            sys.stderr.flush()
+            os._exit(code)
         _, status = os.waitpid(pid, 0)
         if status == 0:
             break
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 3:
+            sys.exit("gen_hdf5.py: the generator failed (above), not the writer")
         done = [k for k in todo if not crashed(a.out, k)]
         k = next(k for k in todo if crashed(a.out, k))
         j = os.path.join(a.out, f"hdf5-{k}.json")
@@ -514,9 +564,6 @@ def main():
                  "writer_crash": f"wait status {status}", "datasets_tried": tried})
         todo = todo[todo.index(k) + 1:]
         del done
-
-
-DONE = {}
 
 
 def crashed(out, k):

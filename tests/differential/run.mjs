@@ -80,6 +80,11 @@ for (const f of formats) {
   const notes = results.filter((r) => r.notes.length);
   passed += ok.length;
   failed += bad.length;
+  // Writer crashes are skipped files; more than a few means the generator is broken.
+  if (skipped.length > Math.max(3, results.length * 0.02)) {
+    console.log(`${f}: ${skipped.length} of ${results.length} files were writer crashes: too many, counted as a failure`);
+    failed += 1;
+  }
   const values = results.reduce((n, r) => n + r.values, 0);
   lines.push(`${f}: ${results.length} files (seed ${seed}), ${values} values compared, ${ok.length} agree, ${bad.length} disagree, ${refused.length} documented refusals, ${skipped.length} writer crashes, ${notes.length} files with notes; generate ${(timing[f].generate / 1000).toFixed(1)} s, check ${(timing[f].check / 1000).toFixed(1)} s`);
   for (const r of bad) {
