@@ -164,9 +164,14 @@ def one_doc(seed, k, out):
             data = ormsgpack.packb(value)
             back = ormsgpack.unpackb(data)
     if layout == "columnar":
-        # The decoder's columns → rows, as docs/msgpack.md's columnar rule reads them (a key
-        # missing from a row is null there too).
-        back = [{k: back[k][i] for k in back} for i in range(len(rows))]
+        # The decoder's map → rows by docs/msgpack.md's columnar rule: a map whose values are
+        # all arrays of one length is one row per index (a key missing from a row is null
+        # there too); any other map (e.g. {} when no row had a key) is one row.
+        lengths = {len(v) if isinstance(v, list) else -1 for v in back.values()}
+        if back and len(lengths) == 1 and -1 not in lengths:
+            back = [{k: back[k][i] for k in back} for i in range(lengths.pop())]
+        else:
+            back = [back]
     params["float32"] = single
     name = f"msgpack-py-{k}"
     out_rows = [plain(r) for r in back]
