@@ -2,7 +2,9 @@
 # Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), a fuzz smoke, the wasm
 # SIMD guard, vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64
 # under qemu, Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
-# consumer tests of the packed tarball (tests/consumers).
+# consumer tests of the packed tarball (tests/consumers), differential tests against the writers
+# (tests/differential: a fixed-seed run of random files from h5py, PyPI tsfile and five
+# MessagePack encoders, each file one test).
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -78,6 +80,22 @@ for build in simd scalar; do
   fi
   echo "-- vitest ($build): $((($(date +%s) - t)))s"
 done
+
+# Random valid files from the writers, each compared value by value with the writer's own reader
+# (docs/robustness.md, "Differential testing"). Fixed seed; ~1 min on 2 idle cores.
+# DIFFERENTIAL_EXCLUDE names generator dimensions left out while a known bug is open (printed in
+# the output; docs/robustness.md lists them): remove each when its fix lands.
+step "differential tests: random files from the writers vs their own readers (tests/differential)"
+t=$(date +%s)
+if bash scripts/setup-python.sh; then
+  node tests/differential/run.mjs --seed 1 --count 300 --quiet --exclude "${DIFFERENTIAL_EXCLUDE-hdf5:zero-trailing-dims,hdf5:nbit-custom-float,tsfile:out-of-order-groups,tsfile:batches}" 2>&1 | tee test-output/differential.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  read -r p f < <(awk '/^differential: [0-9]+ passed/ { print $2, $4 }' test-output/differential.log)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  status=1; failed=$((failed + 1))
+fi
+echo "-- differential tests: $((($(date +%s) - t)))s"
 
 step "browser tests (headless Chromium)"
 t=$(date +%s)
