@@ -373,9 +373,11 @@ function batchRows(batches: RecordBatch[], problems: string[], how: string): Row
     numRows: n,
     names: first.schema.fields.map((x) => x.name),
     getChild: (name) => {
-      if (!first.getChild(name)) return null;
+      // Tree-model batches carry their device's measurements: a batch without the column is nulls there.
+      const has = batches.find((b) => b.getChild(name));
+      if (!has) return null;
       return {
-        type: first.getChild(name)!.type,
+        type: has.getChild(name)!.type,
         length: n,
         at: (i: number) => {
           let k = starts.length - 1;
@@ -531,6 +533,28 @@ function expectedColumns(rows: Json[], float32: boolean): { name: string; type: 
   return [column('value', rows, t)];
 }
 
+/** Whether a column of type `t` would hold an int that Float64 cannot hold exactly (docs/msgpack.md: a typed error, never a rounding). */
+function inexact(values: Json[], t: TypeNode): boolean {
+  const present = values.filter((v) => v !== null && typeof v === 'object');
+  if (t.name === 'float64') return present.some((v) => 'i' in v && BigInt(Number(BigInt(v.i))) !== BigInt(v.i));
+  if (t.item) return inexact(present.filter((v) => Array.isArray(v)).flat(), t.item);
+  if (t.fields) return t.fields.some(([k, ft]) => inexact(present.filter((v) => 's' in v).map((v) => member(v, k)), ft));
+  return false;
+}
+
+/** Whether the reference rows mix floats with ints past 2^53 in one Float64 column (records per key). */
+function needsExactRefusal(rows: Json[], float32: boolean): boolean {
+  const isRecord = (r: Json) => r !== null && typeof r === 'object' && !Array.isArray(r) && 's' in r;
+  if (rows.length > 0 && rows.every((r) => r === null || isRecord(r)) && rows.some(isRecord)) {
+    const keys = [...new Set(rows.flatMap((r) => (r ? (r.s as [string, Json][]).map(([k]) => k) : [])))];
+    return keys.some((k) => {
+      const values = rows.map((r) => (r ? member(r, k) : null));
+      return inexact(values, inferType(values, float32));
+    });
+  }
+  return rows.length > 0 && inexact(rows, inferType(rows, float32));
+}
+
 async function checkMsgpack(dir: string, j: Json, root: string, out: Outcome): Promise<void> {
   const bytes = new Uint8Array(readFileSync(join(dir, j.file)));
   let t: Table;
@@ -546,10 +570,20 @@ async function checkMsgpack(dir: string, j: Json, root: string, out: Outcome): P
     }
     t = p.rows;
   } else {
+    const exact = needsExactRefusal(j.rows, !!j.float32);
     try {
       t = decodeMsgpack(bytes);
     } catch (e) {
+      // Ints past 2^53 among floats: docs/msgpack.md's typed error, the only right answer.
+      if (exact && (e as { code?: string }).code === 'type-mismatch' && /exactly/.test((e as Error).message)) {
+        out.refused.push(`${j.file}: ints Float64 cannot hold exactly among floats`);
+        return;
+      }
       out.problems.push(`decode: ${errText(e)}`);
+      return;
+    }
+    if (exact) {
+      out.problems.push('decoded a column mixing floats with ints Float64 cannot hold exactly (docs/msgpack.md: a type-mismatch error)');
       return;
     }
   }

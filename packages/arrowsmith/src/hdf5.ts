@@ -361,7 +361,6 @@ export class Hdf5File extends FileReaderBase {
       return;
     }
     const external = this.#external(info);
-    if (info.unsupported !== null && !external) throw new DecodeError('HDF5', undefined, 'unsupported', `${path}: ${info.unsupported}`);
     const rows = options.rows ?? batchRows(info);
     if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
     const total = info.shape.length === 0 ? 1 : info.shape[0]!;
@@ -374,7 +373,10 @@ export class Hdf5File extends FileReaderBase {
     const max = this.readLimit(options.maxReadBytes);
     // Bytes stored as they read (a file or Blob, not bytes in memory): fetched, not decoded.
     const rowBytes = info.shape.slice(1).reduce((a, b) => a * b, 1) * info.elementSize;
-    if (external) {
+    // External storage, and a dataset with a feature we do not decode: each batch as read()
+    // reads its rows (a refused filter fails where a chunk needs it; unwritten chunks are the
+    // fill value, as libhdf5 reads them), never the direct or pooled paths.
+    if (external || info.unsupported !== null) {
       for (const [start, count] of ranges) yield await abortable(options.signal, () => this.readBatch(path, start, count, options));
       return;
     }
