@@ -12,8 +12,7 @@ use arrowsmith_core::{Bitmap, Buffer, Column, DataType, Field, TimeUnit};
 /// Why a value cannot join a column. The parser adds the byte offset.
 #[derive(Debug)]
 pub enum Reject {
-    /// The column holds `have` values; a `got` value arrived. (Every reason names the
-    /// column by its `Builder::id`.)
+    /// The column holds `have` values; a `got` value arrived.
     Mismatch {
         have: &'static str,
         got: &'static str,
@@ -21,11 +20,11 @@ pub enum Reject {
         id: u64,
     },
     /// A uint64 above i64::MAX in a column that also has negative ints (or vice versa).
-    SignedUnsigned(u64),
+    SignedUnsigned,
     /// Utf8/Binary data past 2^31-1 bytes.
     TooLarge,
     /// This int, in a column that also holds floats, has no exact Float64 value.
-    Inexact(i128, u64),
+    Inexact(i128),
 }
 
 /// Whether the int `x` is exactly a Float64 (every int within ±2^53, and some beyond).
@@ -294,10 +293,10 @@ impl Builder {
             Data::I64(v) => v.push(x),
             Data::U64(v) => match u64::try_from(x) {
                 Ok(y) => v.push(y),
-                Err(_) => return Err(Reject::SignedUnsigned(self.id)),
+                Err(_) => return Err(Reject::SignedUnsigned),
             },
             Data::F64(_) | Data::F32(_) if !exact(x as i128) => {
-                return Err(Reject::Inexact(x as i128, self.id))
+                return Err(Reject::Inexact(x as i128))
             }
             Data::F64(v) => v.push(x as f64),
             Data::F32(v) => {
@@ -327,7 +326,7 @@ impl Builder {
             Data::U64(v) => v.push(x),
             Data::I32(v) => {
                 if v.iter().any(|&y| y < 0) {
-                    return Err(Reject::SignedUnsigned(self.id));
+                    return Err(Reject::SignedUnsigned);
                 }
                 let mut w: Vec<u64> = v.iter().map(|&y| y as u64).collect();
                 w.push(x);
@@ -335,7 +334,7 @@ impl Builder {
             }
             Data::I64(v) => {
                 if v.iter().any(|&y| y < 0) {
-                    return Err(Reject::SignedUnsigned(self.id));
+                    return Err(Reject::SignedUnsigned);
                 }
                 let w: Vec<u64> = std::mem::take(v)
                     .into_iter()
@@ -345,7 +344,7 @@ impl Builder {
                 self.data = Data::U64(w);
             }
             Data::F64(_) | Data::F32(_) if !exact(x as i128) => {
-                return Err(Reject::Inexact(x as i128, self.id))
+                return Err(Reject::Inexact(x as i128))
             }
             Data::F64(v) => v.push(x as f64),
             Data::F32(_) => {
@@ -371,7 +370,7 @@ impl Builder {
             _ => None,
         };
         if let Some(y) = inexact {
-            return Err(Reject::Inexact(y, self.id));
+            return Err(Reject::Inexact(y));
         }
         let w: Vec<f64> = match &self.data {
             Data::I32(v) => v.iter().map(|&y| y as f64).collect(),
@@ -805,7 +804,7 @@ mod tests {
         let mut b = Builder::new();
         b.push_u64(7).unwrap();
         b.push_u64(u64::MAX).unwrap(); // i32 → u64
-        assert!(matches!(b.push_i64(-1), Err(Reject::SignedUnsigned(_))));
+        assert!(matches!(b.push_i64(-1), Err(Reject::SignedUnsigned)));
         assert!(matches!(
             b.push_bool(true),
             Err(Reject::Mismatch {

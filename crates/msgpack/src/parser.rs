@@ -238,8 +238,7 @@ impl<'a> Parser<'a> {
 
     pub(crate) fn reject(&self, r: Reject, start: usize, got: &str) -> DecodeError {
         let at = self.at(start);
-        if let Reject::Mismatch { id, .. } | Reject::SignedUnsigned(id) | Reject::Inexact(_, id) = r
-        {
+        if let Reject::Mismatch { id, .. } = r {
             self.mismatch_in.set(Some(id));
         }
         match r {
@@ -248,14 +247,14 @@ impl<'a> Parser<'a> {
                 ErrorCode::TypeMismatch,
                 format!("a {got} value at byte {at} cannot join a column of {have} values (one Arrow column holds one kind)"),
             ),
-            Reject::SignedUnsigned(_) => err(
+            Reject::SignedUnsigned => err(
                 at,
                 ErrorCode::TypeMismatch,
                 format!(
                     "the {got} at byte {at} mixes negative ints with uint64 values above 2^63-1 in one column; no Arrow integer type holds both"
                 ),
             ),
-            Reject::Inexact(x, _) => err(
+            Reject::Inexact(x) => err(
                 at,
                 ErrorCode::TypeMismatch,
                 format!(

@@ -193,21 +193,6 @@ fn ints_and_floats_share_a_column_only_exactly() {
         assert_eq!(code, ErrorCode::TypeMismatch, "{msg}");
         assert!(msg.contains("exactly"), "{msg}");
     }
-    // A nested struct of a float and a big int (rmp-serde `to_vec`): positional, exact.
-    let pairs = enc(&V::Array(
-        (0..3)
-            .map(|i| {
-                map(&[(
-                    "p",
-                    V::Array(vec![V::from(0.5 + i as f64), V::from(u64::MAX - i)]),
-                )])
-            })
-            .collect(),
-    ));
-    let b = dec(&pairs);
-    let p = &b.columns[0];
-    assert_eq!(names(&p.dtype), ["0", "1"]);
-    assert_eq!(u64s(&p.children[1]), [u64::MAX, u64::MAX - 1, u64::MAX - 2]);
     // Big ints without floats stay exact ints.
     let ints = col(vec![V::from(1), V::from(i64::MAX)]);
     assert_eq!(i64s(&dec(&ints).columns[0]), [1, i64::MAX]);
