@@ -594,17 +594,17 @@ async function checkMsgpack(dir: string, j: Json, root: string, out: Outcome): P
       return;
     }
     if (exact) {
-      // Arrays of one length whose items no one column holds exactly read as tuples (docs/msgpack.md:
-      // a column per position), each position's column by the same rules.
-      const n = Array.isArray(j.rows[0]) ? (j.rows[0] as Json[]).length : -1;
-      const positional = n > 0 && j.rows.every((r: Json) => Array.isArray(r) && r.length === n) && t.schema.fields.map((x) => x.name).join(',') === [...Array(n).keys()].join(',');
+      // Arrays whose items no one column holds exactly read as tuples (docs/msgpack.md: a column
+      // per position, a shorter array's last fields null), each position's column by the same rules.
+      const n = Math.max(0, ...j.rows.map((r: Json) => (Array.isArray(r) ? r.length : 0)));
+      const positional = n > 0 && j.rows.every((r: Json) => Array.isArray(r)) && t.schema.fields.map((x) => x.name).join(',') === [...Array(n).keys()].join(',');
       if (!positional) {
         out.problems.push('decoded a column mixing floats with ints Float64 cannot hold exactly (docs/msgpack.md: a type-mismatch error)');
         return;
       }
       const rows = tableRows(t);
       for (let k = 0; k < n; k++) {
-        const values = j.rows.map((r: Json[]) => r[k]);
+        const values = j.rows.map((r: Json[]) => r[k] ?? null);
         const ty = inferType(values, !!j.float32);
         out.problems.push(...columnProblems(rows.getChild(String(k)), { type: ty.name, values: values.map((v: Json) => coerce(v, ty)) }, String(k), j.rows.length));
       }
