@@ -104,6 +104,21 @@ fn java_v3_aligned() {
     assert!(check_tree("java_v3_aligned") > 1_000);
 }
 
+/// Non-aligned pages whose time column is REGULAR (the Java writers' `timeEncoder=REGULAR`;
+/// the file does not record it, the reader infers it): 2.1.0 (several types and compressors,
+/// constant and irregular steps, gaps) and the v3 writers.
+#[test]
+fn java_regular_time_nonaligned() {
+    for (name, min) in [
+        ("java210_regular_time_nonaligned", 5_000),
+        ("java0134_enc_regular_time_nonaligned", 5_000),
+        ("java100_enc_regular_time_nonaligned", 5_000),
+        ("java110_enc_regular_time_nonaligned", 5_000),
+    ] {
+        assert!(check_tree(name) > min, "{name}");
+    }
+}
+
 #[test]
 fn java_v3_deep_index() {
     assert!(check_tree("java_v3_deep_index") > 500);

@@ -4,15 +4,15 @@
 use super::order;
 use super::output::Output;
 use super::page::{
-    append_values, check_times, compression, dec_err, fix_dates, page_err, page_overlaps,
-    page_rows, value_limit, PageOrder,
+    append_values, check_times, compression, dec_err, decode_times, fix_dates, page_err,
+    page_overlaps, page_rows, value_limit, PageOrder,
 };
 use super::selection::sorted;
 use super::Reader;
 use crate::bytes::{err, uvarint};
 use crate::chunk::{read_chunk_header, PageWalker};
 use crate::compress::decompress;
-use crate::encoding::{decode_page, decode_values, Values};
+use crate::encoding::{decode_values, Values};
 use crate::meta::SeriesMeta;
 use crate::types::Encoding;
 use arrowsmith_core::{ErrorCode, Result};
@@ -100,20 +100,13 @@ impl Reader<'_> {
                         ));
                     }
                     let (tb, vb) = page[pos..].split_at(tlen);
-                    let mut tv = Values::I64(Vec::new());
-                    let count = p.stats.unwrap_or(c.stats).count as usize;
+                    let count = pstats.count as usize;
                     let limit = if count > 0 {
                         count.min(value_limit(p.uncompressed))
                     } else {
                         value_limit(p.uncompressed)
                     };
-                    if decode_page(Encoding::Ts2Diff, tb, limit, &mut tv).is_err() {
-                        // The time encoding is not recorded; PLAIN is the other one writers use.
-                        tv = Values::I64(Vec::new());
-                        decode_page(Encoding::Plain, tb, limit, &mut tv)
-                            .map_err(|e| dec_err(&p, "time", e))?;
-                    }
-                    let Values::I64(pt) = tv else { unreachable!() };
+                    let pt = decode_times(&p, &pstats, tb, limit)?;
                     check_times(&p, &pstats, &pt, &mut out.span)?;
                     let mut pv = Values::new(s.dtype.physical());
                     decode_values(self.flavor, enc, vb, pt.len(), &mut pv)

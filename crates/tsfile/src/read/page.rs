@@ -3,7 +3,7 @@
 use crate::builder::date_to_days;
 use crate::bytes::err;
 use crate::chunk::{ChunkHeader, PageHeader};
-use crate::encoding::{DecErr, Values};
+use crate::encoding::{decode_page, DecErr, Values};
 use crate::meta::Stats;
 use crate::types::{Compression, Encoding, TsType};
 use arrowsmith_core::{DecodeError, ErrorCode, Result};
@@ -104,6 +104,114 @@ pub(super) fn check_times(
         span.hi = span.hi.max(b);
     }
     Ok(())
+}
+
+/// A non-aligned page's times. The file does not record their encoding, so candidates are
+/// tried in turn: TS_2DIFF (every writer's default), PLAIN, then REGULAR (the Java writers
+/// 0.13–2.1 with `timeEncoder=REGULAR`). A candidate is taken when it decodes and agrees with
+/// the page's statistics (count, first and last time: O(1), the TS_2DIFF/PLAIN hot path
+/// gains nothing else). PLAIN accepts any multiple of 8 bytes, and REGULAR bytes can be one,
+/// so REGULAR is tried when PLAIN disagrees; REGULAR itself also needs statistics and
+/// ascending times. Without an agreeing candidate the first that decoded is kept (the
+/// reader's behaviour before REGULAR; [`check_times`] and the value count then judge it); a
+/// page none decodes is `Invalid`, naming each candidate's error.
+pub(super) fn decode_times(
+    p: &PageHeader,
+    ps: &Stats,
+    tb: &[u8],
+    limit: usize,
+) -> Result<Vec<i64>> {
+    let mut tv = Values::I64(Vec::new());
+    let mut first_ok = None;
+    let e2 = match decode_page(Encoding::Ts2Diff, tb, limit, &mut tv) {
+        Ok(()) => {
+            let t = into_i64(tv);
+            if agrees(ps, &t) {
+                return Ok(t);
+            }
+            first_ok = Some(t);
+            None
+        }
+        Err(e) => Some(e),
+    };
+    tv = Values::I64(Vec::new());
+    let ep = match decode_page(Encoding::Plain, tb, limit, &mut tv) {
+        Ok(()) => {
+            let t = into_i64(tv);
+            if agrees(ps, &t) {
+                return Ok(t);
+            }
+            first_ok.get_or_insert(t);
+            None
+        }
+        Err(e) => Some(e),
+    };
+    let er = match regular_times(ps, tb, limit) {
+        Ok(t) => return Ok(t),
+        Err(e) => e,
+    };
+    if let Some(t) = first_ok {
+        return Ok(t);
+    }
+    let tried = |name: &str, e: &DecErr| format!("{name} (stream position {}: {})", e.pos, e.msg);
+    let (e2, ep) = (e2.expect("TS_2DIFF failed"), ep.expect("PLAIN failed"));
+    Err(page_err(
+        p,
+        "time",
+        format!(
+            "no time encoding decodes it; tried {}, {}, {}",
+            tried("TS_2DIFF", &e2),
+            tried("PLAIN", &ep),
+            tried("REGULAR", &er)
+        ),
+    ))
+}
+
+/// Decoded times agree with the page's statistics (when it has a count): O(1).
+#[inline]
+fn agrees(ps: &Stats, t: &[i64]) -> bool {
+    ps.count == 0
+        || t.len() as u64 == ps.count && t.first() == Some(&ps.start) && t.last() == Some(&ps.end)
+}
+
+/// REGULAR as a candidate time encoding (see [`decode_times`]): out of line, rare. It
+/// consumes every byte or fails; the page must have statistics to agree with, and ascending
+/// times.
+#[cold]
+#[inline(never)]
+fn regular_times(ps: &Stats, tb: &[u8], limit: usize) -> std::result::Result<Vec<i64>, DecErr> {
+    let mut tv = Values::I64(Vec::new());
+    decode_page(Encoding::Regular, tb, limit, &mut tv)?;
+    let t = into_i64(tv);
+    let bad = |msg: String| DecErr {
+        pos: tb.len(),
+        msg,
+        unsupported: false,
+    };
+    if ps.count == 0 || !agrees(ps, &t) {
+        return Err(bad(format!(
+            "{} times{} disagree with the page's statistics (count {}, {}..{})",
+            t.len(),
+            match (t.first(), t.last()) {
+                (Some(a), Some(b)) => format!(" {a}..{b}"),
+                _ => String::new(),
+            },
+            ps.count,
+            ps.start,
+            ps.end
+        )));
+    }
+    if t.windows(2).any(|w| w[1] < w[0]) {
+        return Err(bad("times out of order".into()));
+    }
+    Ok(t)
+}
+
+fn into_i64(v: Values) -> Vec<i64> {
+    match v {
+        Values::I64(t) => t,
+        _ => unreachable!("time columns decode to I64"),
+    }
 }
 
 pub(super) fn page_overlaps(s: &Stats, start: i64, end: i64) -> bool {
@@ -268,6 +376,58 @@ mod tests {
         let mut o = PageOrder::default();
         assert!(o.check(&page(1), &st(3, 50, 40), &chunk).is_err());
         assert!(o.check(&page(1), &st(3, 50, 140), &chunk).is_err());
+    }
+
+    /// A REGULAR time block (no missing points), big-endian like the Java writer's.
+    fn regular_block(n: i32, step: i64, first: i64) -> Vec<u8> {
+        let mut b = vec![0u8];
+        b.extend(n.to_be_bytes());
+        b.extend(step.to_be_bytes());
+        b.extend(first.to_be_bytes());
+        b
+    }
+
+    #[test]
+    fn regular_times_are_inferred_after_ts2diff_and_plain() {
+        let p = page(3);
+        let tb = regular_block(5, 10, 100);
+        let t = decode_times(&p, &st(5, 100, 140), &tb, 5).unwrap();
+        assert_eq!(t, [100, 110, 120, 130, 140]);
+        // 8 blocks: 168 bytes, which PLAIN reads as 21 times; the statistics say 16.
+        let tb: Vec<u8> = (0..8).flat_map(|k| regular_block(2, 1, 10 * k)).collect();
+        let t = decode_times(&p, &st(16, 0, 71), &tb, 16).unwrap();
+        assert_eq!(
+            t,
+            [0, 1, 10, 11, 20, 21, 30, 31, 40, 41, 50, 51, 60, 61, 70, 71]
+        );
+        // PLAIN pages decode as PLAIN (these bytes also decode as TS_2DIFF, to one time).
+        let tb: Vec<u8> = [5i64, 6, 9].iter().flat_map(|t| t.to_be_bytes()).collect();
+        assert_eq!(decode_times(&p, &st(3, 5, 9), &tb, 3).unwrap(), [5, 6, 9]);
+    }
+
+    #[test]
+    fn regular_times_must_agree_with_the_statistics() {
+        let p = page(3);
+        let tb = regular_block(5, 10, 100);
+        for ps in [
+            st(4, 100, 130),
+            st(5, 100, 150),
+            st(0, 0, 0),
+            st(6, 100, 150),
+        ] {
+            let e = decode_times(&p, &ps, &tb, 6).unwrap_err();
+            assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 3));
+            for name in ["TS_2DIFF (", "PLAIN (", "REGULAR ("] {
+                assert!(e.message.contains(name), "{e}");
+            }
+        }
+        // Descending times are no REGULAR time column.
+        let tb = regular_block(3, -10, 100);
+        let e = decode_times(&p, &st(3, 80, 100), &tb, 3).unwrap_err();
+        assert!(
+            e.message.contains("REGULAR (") && e.message.contains("disagree"),
+            "{e}"
+        );
     }
 
     #[test]
