@@ -156,6 +156,9 @@ impl StreamDecoder {
                             self.phase = Phase::Values;
                             continue;
                         }
+                        if self.scan < len && self.opts.layout == Layout::Auto {
+                            return Err(self.taken_then_more());
+                        }
                         if self.scan < len {
                             return Err(trailing(
                                 self.base + self.scan as u64,
@@ -183,6 +186,22 @@ impl StreamDecoder {
                 self.scanner.start();
             }
         }
+    }
+
+    /// `Layout::Auto` met a second top-level value after rows of the first array were
+    /// taken as its elements: `decode` reads each top-level value as a row instead, and
+    /// the rows already returned cannot be taken back. Holding the whole first array
+    /// until it is known to be alone would end streaming of a huge array, so this shape
+    /// is refused, with the layout that reads it.
+    fn taken_then_more(&self) -> DecodeError {
+        err(
+            self.base + self.scan as u64,
+            ErrorCode::Unsupported,
+            format!(
+                "concatenated top-level arrays in a stream with layout Auto, after {} rows of the first array (at byte {}, {} elements) were taken as its elements: decode reads each top-level array as one row; pass layout: 'stream' (Layout::Stream) to read each top-level value as a row, or decode the whole input",
+                self.taken, self.array_at, self.array_len
+            ),
+        )
     }
 
     /// Complete rows not yet taken. A first top-level map is held back until another
@@ -240,13 +259,27 @@ impl StreamDecoder {
             &mut plan,
             &mut self.structures,
         )
-        .inspect_err(|e| self.error = Some(e.clone()))?;
+        .map_err(|e| self.batch_error(e, values))?;
         self.plan = plan;
         self.decoded += used;
         self.ready -= n;
         self.taken += n;
         self.compact();
         Ok(batch)
+    }
+
+    /// Keep a batch's error. Under `Layout::Auto` the rows of a first array's batch are
+    /// its elements, yet the input may be concatenated arrays (each one row, as `decode`
+    /// reads them once a second value is seen): a type clash among the elements (Fluentd's
+    /// `[tag, time, record]`) then names that reading too.
+    fn batch_error(&mut self, mut e: DecodeError, values: bool) -> DecodeError {
+        if !values && self.opts.layout == Layout::Auto && e.code == ErrorCode::TypeMismatch {
+            e.message.push_str(
+                "; the elements of the first top-level array are read as rows: if the input is concatenated top-level arrays, pass layout: 'stream' (Layout::Stream)",
+            );
+        }
+        self.error = Some(e.clone());
+        e
     }
 
     /// Drop decoded bytes once they are at least half the buffer (amortized O(1) per byte).

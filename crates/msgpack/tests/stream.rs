@@ -216,12 +216,14 @@ fn stream_layout_rules() {
         &b,
         &decode(&[0x91, 0x01, 0x91, 0x02], &Options::default()).unwrap(),
     );
-    // ... and an error once rows of the array were taken (use Layout::Stream).
+    // ... and Unsupported (not Invalid: the input is valid) once rows of the array were
+    // taken (use Layout::Stream).
     let mut s = StreamDecoder::new(Options::default());
-    s.push(&[0x91, 0x01]).unwrap();
+    s.push(&[0x92, 0x01]).unwrap();
     assert_eq!(s.take_batch(10).unwrap().unwrap().num_rows, 1);
-    let e = s.push(&[0x02]).unwrap_err();
-    assert_eq!((e.code, e.offset), (ErrorCode::Invalid, 2));
+    let e = s.push(&[0x02, 0x91, 0x03]).unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::Unsupported, 3));
+    assert!(e.message.contains("Layout::Stream"), "{}", e.message);
     // Stream: arrays are rows (List column).
     let got = run(
         &[0x91, 0x01, 0x92, 0x02, 0x03],
@@ -242,4 +244,71 @@ fn stream_layout_rules() {
     let mut s = StreamDecoder::new(o);
     s.push(&[0x91, 0x91, 0x91, 0x01]).unwrap();
     assert_eq!(s.finish().unwrap_err().code, ErrorCode::TooDeep);
+}
+
+/// Feed `bytes` in chunks of `size`, taking a full batch of `max_rows` only once more rows
+/// are ready, until the end of the input (as `decodeMsgpackStream` does).
+fn run_full(
+    bytes: &[u8],
+    size: usize,
+    opts: &Options,
+    max_rows: usize,
+) -> Result<Vec<Batch>, DecodeError> {
+    let mut s = StreamDecoder::new(opts.clone());
+    let mut out = vec![];
+    for chunk in bytes.chunks(size) {
+        s.push(chunk)?;
+        while s.ready_rows() > max_rows {
+            out.push(s.take_batch(max_rows)?.unwrap());
+        }
+    }
+    while let Some(b) = s.take_batch(max_rows)? {
+        out.push(b);
+    }
+    out.extend(s.finish()?);
+    Ok(out)
+}
+
+#[test]
+fn concatenated_arrays_in_small_chunks() {
+    // Fluentd message mode: each message is a top-level array [tag, time, record] of 3
+    // elements. `decode` reads each top-level array as a row (as Layout::Stream does).
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/msgpack/encoders/fluent-logger-message-mode.msgpack"
+    ))
+    .unwrap();
+    let whole = decode(&bytes, &Options::default()).unwrap();
+    assert_eq!(whole.num_rows, 120);
+    for size in [1, 7, 61, bytes.len()] {
+        for max_rows in 1..=5 {
+            let auto = run_full(&bytes, size, &Options::default(), max_rows);
+            if let (true, Err(e)) = (max_rows < 3, &auto) {
+                // A batch was taken before the first array ended (a first array longer
+                // than a batch): its elements were already returned as rows, so the
+                // stream refuses (typed, with advice): Unsupported when the second array
+                // begins, or TypeMismatch already when a batch holds elements of
+                // different kinds (a str tag and an ext time).
+                assert!(
+                    matches!(e.code, ErrorCode::Unsupported | ErrorCode::TypeMismatch),
+                    "{e}"
+                );
+                assert!(e.message.contains("Layout::Stream"), "{}", e.message);
+                continue;
+            }
+            // One-row batches in one-byte chunks: always taken before the array ends.
+            assert!(max_rows > 1 || size > 1, "{:?}", auto.map(|b| b.len()));
+            // Otherwise: the rows `decode` gives, in the batches Layout::Stream gives.
+            let auto = auto.unwrap();
+            let stream = run_full(&bytes, size, &opts(Layout::Stream), max_rows).unwrap();
+            assert_eq!(auto.len(), stream.len(), "size {size}, max_rows {max_rows}");
+            for (a, b) in auto.iter().zip(&stream) {
+                assert_same(a, b);
+            }
+            assert_eq!(auto.iter().map(|b| b.num_rows).sum::<usize>(), 120);
+            if auto.len() == 1 {
+                assert_same(&auto[0], &whole);
+            }
+        }
+    }
 }

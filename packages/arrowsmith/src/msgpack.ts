@@ -146,7 +146,11 @@ export async function* decodeMsgpackStreamWith(
   try {
     for await (const chunk of byteChunks(source, 'decodeMsgpackStream', options.signal)) {
       wasmCall(() => s.push(chunk));
-      while (s.readyRows() >= rows) {
+      // A batch leaves once more than `rows` rows are ready, so that a first top-level
+      // array of exactly `rows` elements is never taken before the next byte shows
+      // whether another array follows (concatenated arrays: each one is a row, as
+      // decodeMsgpack reads them; docs/msgpack.md).
+      while (s.readyRows() > rows) {
         const b = take(wasmCall(() => s.takeBatch(rows)) as WasmBatchHandle | undefined);
         if (b) yield b;
       }
