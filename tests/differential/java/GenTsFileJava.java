@@ -140,6 +140,16 @@ public class GenTsFileJava {
     }
   }
 
+  /**
+   * A value for a series of encoding `e`. GORILLA_V1 gets no NaN: the Java decoder returns wrong
+   * values after a NaN inside a page (docs/tsfile.md, quirks: a known reader bug, so no reference).
+   */
+  static Object value(Random rng, TSDataType ty, boolean special, TSEncoding e) {
+    Object v = value(rng, ty, special);
+    if (e == TSEncoding.GORILLA_V1 && (v instanceof Double d && d.isNaN() || v instanceof Float f && f.isNaN())) return ty == TSDataType.FLOAT ? (Object) 2.5f : (Object) 2.5;
+    return v;
+  }
+
   static void addPoint(TSRecord r, String n, TSDataType ty, Object v) {
     switch (ty) {
       case BOOLEAN: r.addPoint(n, (boolean) (Boolean) v); break;
@@ -263,16 +273,16 @@ public class GenTsFileJava {
 
   /**
    * Page size, time encoding and compressor (global writer config). A non-aligned page does not
-   * record its time encoding (the reader uses its own config): TS_2DIFF or PLAIN there, the ones
-   * docs/tsfile.md supports. An aligned time chunk names its own, but the 2.2.1 tree reader
-   * decodes aligned time pages with its configured encoder and loses values of later pages when
-   * that is another (GORILLA, SPRINTZ, CHIMP: Arrowsmith returns what was written), so tree files
-   * keep TS_2DIFF / PLAIN too; table files take any INT64 encoding (the table reader reads them).
+   * record its time encoding (the reader uses its own config): TS_2DIFF or PLAIN, the ones
+   * docs/tsfile.md supports there. An aligned time chunk names its own, but the 2.2.1 readers fail
+   * on other time encoders (GORILLA, CHIMP, SPRINTZ, RLBE, ...): the tree reader loses the values
+   * of later pages of aligned devices (seed 1 file 34 of the first draft: written "" at t=40,
+   * Java null, Arrowsmith ""), the table reader throws NullPointerException in
+   * SingleDeviceTsBlockReader (seed 7 file 67), so every file keeps TS_2DIFF / PLAIN.
    */
-  static void configure(Random rng, Map<String, Object> params, boolean tree) {
+  static void configure(Random rng, Map<String, Object> params) {
     int page = pickInt(rng, 1, 2, 3, 10, 32, 100, 1000);
-    String timeEnc = tree ? pick(rng, new String[] {"TS_2DIFF", "TS_2DIFF", "PLAIN"})
-        : pick(rng, new String[] {"TS_2DIFF", "TS_2DIFF", "PLAIN", "GORILLA", "ZIGZAG", "CHIMP", "SPRINTZ", "RLBE", "RLE"});
+    String timeEnc = pick(rng, new String[] {"TS_2DIFF", "TS_2DIFF", "PLAIN"});
     String timeComp = pick(rng, COMPRESSORS);
     var c = TSFileDescriptor.getInstance().getConfig();
     c.setMaxNumberOfPointsInPage(page);
@@ -292,17 +302,23 @@ public class GenTsFileJava {
       json = rng.nextDouble() < 0.5 ? tree(rng, seed, k, f) : table(rng, seed, k, f);
     } catch (Exception e) {
       // A writer or reader crash on a valid schema: a skipped file the harness counts.
-      json = "{\"format\":\"tsfile\",\"file\":" + str(f.getName()) + ",\"writer_crash\":" + str(e.toString()) + ",\"params\":{\"seed\":" + seed + ",\"index\":" + k + ",\"writer\":\"java\"}}";
+      StackTraceElement at = e.getStackTrace().length > 0 ? e.getStackTrace()[0] : null;
+      json = "{\"format\":\"tsfile\",\"file\":" + str(f.getName()) + ",\"writer_crash\":" + str(e + " at " + at) + ",\"params\":" + params(PARAMS) + "}";
     }
     try (FileWriter w = new FileWriter(new File(dir, "tsfile-java-" + k + ".json"), StandardCharsets.UTF_8)) {
       w.write(json);
     }
   }
 
-  static TSEncoding encodingFor(Random rng, TSDataType ty) { return pick(rng, ACCEPTS.get(ty)); }
+  /** An encoding the writer takes for `ty`; `--exclude tsfile:sprintz-float` leaves SPRINTZ FLOAT out (an open disagreement, bench/results/differential.md). */
+  static TSEncoding encodingFor(Random rng, TSDataType ty) {
+    List<TSEncoding> xs = ACCEPTS.get(ty);
+    if (ty == TSDataType.FLOAT && EXCLUDE.contains("sprintz-float")) xs = xs.stream().filter(e -> e != TSEncoding.SPRINTZ).toList();
+    return pick(rng, xs);
+  }
 
   static String tree(Random rng, long seed, int k, File f) throws Exception {
-    Map<String, Object> params = new LinkedHashMap<>();
+    Map<String, Object> params = PARAMS = new LinkedHashMap<>();
     params.put("seed", seed);
     params.put("index", k);
     params.put("writer", "org.apache.tsfile:tsfile " + VERSION + " (Java)");
@@ -310,7 +326,7 @@ public class GenTsFileJava {
     int ndev = 1 + rng.nextInt(3);
     boolean[] al = new boolean[ndev];
     for (int d = 0; d < ndev; d++) al[d] = rng.nextBoolean();
-    configure(rng, params, true);
+    configure(rng, params);
     // One type per measurement name across the file's devices (a name with two types is a
     // documented TypeMismatch; gen_tsfile.py covers that).
     int nm = 1 + rng.nextInt(5);
@@ -320,6 +336,7 @@ public class GenTsFileJava {
     Map<String, Boolean> aligned = new LinkedHashMap<>();
     Map<String, List<Integer>> dseries = new LinkedHashMap<>();
     Map<String, Object> schema = new LinkedHashMap<>();
+    Map<String, TSEncoding> encs = new HashMap<>();
     TsFileWriter w = new TsFileWriter(f);
     unseq(w);
     for (int d = 0; d < ndev; d++) {
@@ -334,6 +351,7 @@ public class GenTsFileJava {
       for (int i : ss) {
         TSEncoding e = encodingFor(rng, mtypes[i]);
         CompressionType c = CompressionType.valueOf(pick(rng, COMPRESSORS));
+        encs.put(dev + "/" + i, e);
         ms.add(new MeasurementSchema("m" + i, mtypes[i], e, c));
         desc.add(List.of("m" + i, mtypes[i].name(), e.name(), c.name()));
       }
@@ -366,7 +384,7 @@ public class GenTsFileJava {
           for (int i : ss) {
             // The first row of a device holds every series: a series without a point has no chunk.
             if (!(g == 0 && r == 0) && rng.nextDouble() < nullRate) continue;
-            Object v = value(rng, mtypes[i], special);
+            Object v = value(rng, mtypes[i], special, encs.get(dev + "/" + i));
             if (DEBUG) System.err.println("written " + dev + " t=" + t + " m" + i + "=" + xjson(mtypes[i], v));
             addPoint(rec, "m" + i, mtypes[i], v);
             counts[i]++;
@@ -441,12 +459,12 @@ public class GenTsFileJava {
   }
 
   static String table(Random rng, long seed, int k, File f) throws Exception {
-    Map<String, Object> params = new LinkedHashMap<>();
+    Map<String, Object> params = PARAMS = new LinkedHashMap<>();
     params.put("seed", seed);
     params.put("index", k);
     params.put("writer", "org.apache.tsfile:tsfile " + VERSION + " (Java)");
     params.put("model", "table");
-    configure(rng, params, false);
+    configure(rng, params);
     int ntags = pickInt(rng, 1, 1, 2);
     int nf = 1 + rng.nextInt(6);
     List<String> names = new ArrayList<>();
@@ -454,6 +472,7 @@ public class GenTsFileJava {
     List<ColumnCategory> cats = new ArrayList<>();
     List<IMeasurementSchema> ms = new ArrayList<>();
     List<Object> desc = new ArrayList<>();
+    List<TSEncoding> fencs = new ArrayList<>();
     for (int i = 0; i < ntags; i++) {
       names.add("tag" + i);
       types.add(TSDataType.STRING);
@@ -464,6 +483,7 @@ public class GenTsFileJava {
       TSDataType ty = pick(rng, TYPES);
       TSEncoding e = encodingFor(rng, ty);
       CompressionType c = CompressionType.valueOf(pick(rng, COMPRESSORS));
+      fencs.add(e);
       names.add("f" + i);
       types.add(ty);
       cats.add(ColumnCategory.FIELD);
@@ -496,13 +516,24 @@ public class GenTsFileJava {
     TsFileWriter w = new TsFileWriter(f);
     unseq(w);
     w.registerTableSchema(new TableSchema("t", ms, cats));
+    // What was written per (device, time, field), nulls too, for the reader's lost points below.
+    Map<String, List<Object>> written = new HashMap<>();
     for (int g = 0; g < groups; g++) {
       for (String[] d : devices) {
         Tablet tab = new Tablet("t", names, types, cats, rows);
         for (int r = 0; r < rows; r++) {
           tab.addTimestamp(r, time(order, g, groups, r, rows));
           for (int i = 0; i < ntags; i++) tab.addValue(r, i, d[i]);
-          for (int i = 0; i < nf; i++) if (rng.nextDouble() >= nullRate) addValue(tab, r, ntags + i, types.get(ntags + i), value(rng, types.get(ntags + i), special));
+          for (int i = 0; i < nf; i++) {
+            if (rng.nextDouble() < nullRate) {
+              written.computeIfAbsent(Arrays.asList(d) + "/" + tab.getTimestamp(r) + "/" + i, x -> new ArrayList<>()).add(null);
+              continue;
+            }
+            Object v = value(rng, types.get(ntags + i), special, fencs.get(i));
+            if (DEBUG) System.err.println("written " + Arrays.toString(d) + " t=" + tab.getTimestamp(r) + " f" + i + "=" + xjson(types.get(ntags + i), v));
+            written.computeIfAbsent(Arrays.asList(d) + "/" + tab.getTimestamp(r) + "/" + i, x -> new ArrayList<>()).add(v);
+            addValue(tab, r, ntags + i, types.get(ntags + i), v);
+          }
         }
         w.writeTable(tab);
       }
@@ -511,30 +542,56 @@ public class GenTsFileJava {
     w.close();
     // Expected: the table reader's rows, grouped by device in its order (a device's chunk
     // groups sorted by start time, concatenated; the checker sorts stably by time).
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < nf; i++) all.add(i);
+    Map<String, List<Object[]>> got;
+    try {
+      got = readTable(f, ntags, all, types);
+    } catch (NullPointerException e) {
+      // The 2.2.1 table reader throws NullPointerException (SingleDeviceTsBlockReader
+      // fillInto, "vector" is null) on some files with all-null pages when it reads several
+      // fields together (seed 7 file 67); one field at a time it reads them: the same rows.
+      got = null;
+      for (int i = 0; i < nf; i++) {
+        Map<String, List<Object[]>> one = readTable(f, ntags, List.of(i), types);
+        if (got == null) {
+          got = new LinkedHashMap<>();
+          for (var e2 : one.entrySet()) {
+            List<Object[]> rows2 = new ArrayList<>();
+            for (Object[] r0 : e2.getValue()) { Object[] x = new Object[2 + nf]; x[0] = r0[0]; x[1] = r0[1]; rows2.add(x); }
+            got.put(e2.getKey(), rows2);
+          }
+        }
+        if (!got.keySet().equals(one.keySet())) throw new IllegalStateException("table reader: devices differ per field");
+        for (var e2 : one.entrySet()) {
+          List<Object[]> mineRows = got.get(e2.getKey());
+          if (mineRows.size() != e2.getValue().size()) throw new IllegalStateException("table reader: rows differ per field");
+          for (int r = 0; r < mineRows.size(); r++) {
+            if (!mineRows.get(r)[1].equals(e2.getValue().get(r)[1])) throw new IllegalStateException("table reader: times differ per field");
+            mineRows.get(r)[2 + i] = e2.getValue().get(r)[2];
+          }
+        }
+      }
+      params.put("reader_per_field", true);
+    }
     Map<String, StringBuilder[]> per = new LinkedHashMap<>();
-    try (ITsFileReader r = new TsFileReaderBuilder().file(f).build(); ResultSet rs = r.query("t", names, Long.MIN_VALUE, Long.MAX_VALUE)) {
-      while (rs.next()) {
-        List<String> tv = new ArrayList<>();
-        for (int i = 0; i < ntags; i++) tv.add(rs.isNull("tag" + i) ? "null" : str(rs.getString("tag" + i)));
-        String key = String.join(",", tv);
-        StringBuilder[] b = per.computeIfAbsent(key, x -> { StringBuilder[] a = new StringBuilder[nf + 1]; for (int i = 0; i <= nf; i++) a[i] = new StringBuilder(); return a; });
+    for (var e : got.entrySet()) {
+      StringBuilder[] b = new StringBuilder[nf + 1];
+      for (int i = 0; i <= nf; i++) b[i] = new StringBuilder();
+      per.put(e.getKey(), b);
+      for (Object[] row : e.getValue()) {
         String sep = b[0].length() == 0 ? "" : ",";
-        b[0].append(sep).append("{\"i\":\"").append(rs.getLong(1)).append("\"}");
+        b[0].append(sep).append("{\"i\":\"").append(row[1]).append("\"}");
         for (int i = 0; i < nf; i++) {
-          String n = "f" + i;
+          Object v = row[2 + i];
           TSDataType ty = types.get(ntags + i);
-          Object v = null;
-          if (!rs.isNull(n)) {
-            switch (ty) {
-              case BOOLEAN: v = rs.getBoolean(n); break;
-              case INT32: v = rs.getInt(n); break;
-              case DATE: v = rs.getDate(n); break;
-              case INT64: case TIMESTAMP: v = rs.getLong(n); break;
-              case FLOAT: v = rs.getFloat(n); break;
-              case DOUBLE: v = rs.getDouble(n); break;
-              case BLOB: v = rs.getBinary(n); break;
-              default: v = rs.getString(n);
-            }
+          List<Object> mine = written.get(row[0] + "/" + row[1] + "/" + i);
+          if (v == null && mine != null && mine.size() == 1 && mine.get(0) != null) {
+            // The 2.2.1 table reader returns null for points written after a chunk group in
+            // which the device's column was all null (seed 7 file 69); the file holds them
+            // (Arrowsmith returns them): the written value, counted in the params.
+            v = mine.get(0);
+            params.merge("reader_lost_points", 1, (x, y) -> (Integer) x + (Integer) y);
           }
           b[1 + i].append(sep).append(xjson(ty, v));
         }
@@ -555,11 +612,53 @@ public class GenTsFileJava {
     return "{\"format\":\"tsfile\",\"file\":" + str(f.getName()) + ",\"params\":" + params(params) + ",\"reads\":" + reads(rng, "{\"table\":\"t\"}", tags.toString(), fields.toString(), "[" + String.join(",", devJson) + "]", "", groups * rows) + "}";
   }
 
+  /** The table reader's rows of some fields, per device key (JSON tags): {tag list, time, values by field index...}. */
+  static Map<String, List<Object[]>> readTable(File f, int ntags, List<Integer> fields, List<TSDataType> types) throws Exception {
+    List<String> cols = new ArrayList<>();
+    for (int i = 0; i < ntags; i++) cols.add("tag" + i);
+    for (int i : fields) cols.add("f" + i);
+    int nf = types.size() - ntags;
+    Map<String, List<Object[]>> out = new LinkedHashMap<>();
+    try (ITsFileReader r = new TsFileReaderBuilder().file(f).build(); ResultSet rs = r.query("t", cols, Long.MIN_VALUE, Long.MAX_VALUE)) {
+      while (rs.next()) {
+        List<String> tv = new ArrayList<>();
+        List<String> tj = new ArrayList<>();
+        for (int i = 0; i < ntags; i++) {
+          String x = rs.isNull("tag" + i) ? null : rs.getString("tag" + i);
+          tv.add(x);
+          tj.add(x == null ? "null" : str(x));
+        }
+        Object[] row = new Object[2 + nf];
+        row[0] = tv;
+        row[1] = rs.getLong(1);
+        for (int i : fields) {
+          String n = "f" + i;
+          TSDataType ty = types.get(ntags + i);
+          if (rs.isNull(n)) continue;
+          switch (ty) {
+            case BOOLEAN: row[2 + i] = rs.getBoolean(n); break;
+            case INT32: row[2 + i] = rs.getInt(n); break;
+            case DATE: row[2 + i] = rs.getDate(n); break;
+            case INT64: case TIMESTAMP: row[2 + i] = rs.getLong(n); break;
+            case FLOAT: row[2 + i] = rs.getFloat(n); break;
+            case DOUBLE: row[2 + i] = rs.getDouble(n); break;
+            case BLOB: row[2 + i] = rs.getBinary(n); break;
+            default: row[2 + i] = rs.getString(n);
+          }
+        }
+        out.computeIfAbsent(String.join(",", tj), x -> new ArrayList<>()).add(row);
+      }
+    }
+    return out;
+  }
+
   static final String VERSION = "2.2.1";
+  /** The parameters of the file being written (kept for a writer crash's report). */
+  static Map<String, Object> PARAMS = new LinkedHashMap<>();
   /** GEN_TSFILE_JAVA_DEBUG=1: print every written tree point (for minimizing a disagreement). */
   static final boolean DEBUG = System.getenv("GEN_TSFILE_JAVA_DEBUG") != null;
   /** Generator dimensions run.mjs --exclude can leave out (as gen_tsfile.py's). */
-  static final java.util.Set<String> KNOBS = java.util.Set.of("out-of-order-groups", "batches");
+  static final java.util.Set<String> KNOBS = java.util.Set.of("out-of-order-groups", "batches", "sprintz-float");
   static final java.util.Set<String> EXCLUDE = new java.util.HashSet<>();
 
   public static void main(String[] args) throws Exception {
