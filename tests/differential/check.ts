@@ -396,6 +396,17 @@ function sortedByTime(dev: Json): Json {
   return { tags: dev.tags, time: order.map((k) => dev.time[k]), columns: Object.fromEntries(Object.entries(dev.columns as Record<string, Json[]>).map(([n, v]) => [n, order.map((k) => v[k])])) };
 }
 
+/** Our values of one repeated time against the reader's, in any order (each matched once). */
+function multisetDiff(got: unknown[], want: Json[], path: string): string | null {
+  const left = [...want];
+  for (const g of got) {
+    const k = left.findIndex((w) => diff(g, w, path) === null);
+    if (k < 0) return `${path}: ${String(g)} is none of the reader's values ${JSON.stringify(left)} of that time`;
+    left.splice(k, 1);
+  }
+  return null;
+}
+
 /** One TsFile read against the official reader's devices (grouped by tags, time-ordered). */
 function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
   const out = { problems: [] as string[] };
@@ -424,7 +435,8 @@ function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
       for (let dev of devices) {
         const key = JSON.stringify(dev.tags);
         // Compared in time order on both sides: a device's chunk groups may go back in time,
-        // and the official reader returns them in file order (times are unique per device).
+        // and the official reader returns them in file order (the sort is stable: a repeated time keeps
+        // the reader's order; tree reads with repeats compare that time's values as multisets).
         const rows = (byDevice.get(key) ?? []).map((r) => [r, time.at(r) as bigint] as const).sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)).map(([r]) => r);
         dev = sortedByTime(dev);
         byDevice.delete(key);
@@ -444,7 +456,19 @@ function tsfileProblems(t: Rows, part: Json, devices: Json[]): string[] {
           if (!c) continue;
           for (let k = 0; k < n; k++) {
             compared++;
-            const d = diff(c.at(rows[k]!), dev.columns[name][k], `device ${key} ${name} row ${k} (time ${dev.time[k].i})`);
+            let d: string | null;
+            if (part.repeats === 'multiset' && ((k + 1 < n && dev.time[k + 1].i === dev.time[k].i) || (k > 0 && dev.time[k - 1].i === dev.time[k].i))) {
+              // A repeated time of a tree read: the Java tree reader pairs the series' points of
+              // one time in file order, this reader in chunk start order (docs/tsfile.md,
+              // "Out-of-order chunk groups"): each column's values of that time as a multiset.
+              let e = k;
+              while (e + 1 < n && dev.time[e + 1].i === dev.time[k].i) e++;
+              d = multisetDiff(Array.from({ length: e - k + 1 }, (_, j) => c.at(rows[k + j]!)), dev.columns[name].slice(k, e + 1), `device ${key} ${name} rows ${k}..${e} (time ${dev.time[k].i}, repeated)`);
+              compared += e - k;
+              k = e;
+            } else {
+              d = diff(c.at(rows[k]!), dev.columns[name][k], `device ${key} ${name} row ${k} (time ${dev.time[k].i})`);
+            }
             if (d) {
               out.problems.push(d);
               break;
