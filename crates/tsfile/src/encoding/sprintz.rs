@@ -23,8 +23,9 @@ fn fire<I: Int, const WIDE: bool>(first: I, packed: &[I; BLOCK], out: &mut [I; B
     let mut delta = I::ZERO;
     let mut prev = first;
     for (o, &u) in out.iter_mut().zip(packed) {
+        // Java's (and C++'s) `-u / 2` negates first: for u = MIN that is MIN / 2, not -(MIN / 2).
         let err = if u.to_i64() & 1 == 0 {
-            u.half().wrapping_neg()
+            u.wrapping_neg().half()
         } else {
             u.wrapping_add(I::from_i64(1)).half()
         };
@@ -137,6 +138,22 @@ pub(crate) fn decode<W: Word>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn an_error_of_min_negates_as_java_does() {
+        // A packed error of 0x80000000 (bit width 32): Java's `-e / 2` is MIN / 2 = -2^30, so
+        // the value after a first of 0 is -2^30 (0xC0000000), not +2^30 (the sign of the value).
+        let mut packed = [0i32; BLOCK];
+        packed[0] = i32::MIN;
+        let mut out = [0i32; BLOCK];
+        fire::<i32, false>(0, &packed, &mut out);
+        assert_eq!(out[0], -(1 << 30));
+        let mut packed = [0i64; BLOCK];
+        packed[0] = i64::MIN;
+        let mut out = [0i64; BLOCK];
+        fire::<i64, false>(0, &packed, &mut out);
+        assert_eq!(out[0], -(1 << 62));
+    }
+
     #[test]
     fn zero_width_block_repeats_first() {
         // bw 0, first = uvarint 7, no packed bytes: errors 0 → prediction keeps 7.
