@@ -111,7 +111,8 @@ impl Values {
 pub struct Flavor {
     /// Format version byte (3 or 4).
     pub version: u8,
-    /// Written by the C++ writer (2.x): 64-bit SPRINTZ predicts with a 128-bit product.
+    /// Written by the C++ writer (2.x): 64-bit SPRINTZ predicts with a 128-bit product, and
+    /// SPRINTZ errors halve before they negate (Java negates first).
     pub cpp: bool,
 }
 
@@ -131,7 +132,9 @@ pub fn decode_values(
 ) -> DResult<()> {
     if flavor.cpp && enc == Encoding::Sprintz {
         match out {
+            Values::I32(v) => return sprintz::decode(buf, count, true, v),
             Values::I64(v) => return sprintz::decode(buf, count, true, v),
+            Values::F32(v) => return sprintz::decode(buf, count, true, v),
             Values::F64(v) => return sprintz::decode(buf, count, true, v),
             _ => {}
         }

@@ -15,17 +15,27 @@ const BLOCK: usize = 8;
 /// Rebuild 8 values from the packed zigzag-like errors with the "fire" predictor. The
 /// accumulator is a 32-bit int in both Java and C++, even for 64-bit values. The product
 /// is taken in wrapping 64-bit arithmetic and truncated before the shift (Java, and C++
-/// INT32), or with `WIDE` (C++ 2.x INT64) in 128 bits and shifted before truncation.
+/// INT32), or with `WIDE` (C++ 2.x INT64) in 128 bits and shifted before truncation. An
+/// even error `e` is `(-e) / 2` in Java (`NEG_FIRST`) and `-(e / 2)` in C++: they differ
+/// only for `e = MIN`, where the rebuilt value's sign bit differs (each reader reads its own
+/// writer's files back as written).
 #[inline(always)]
-fn fire<I: Int, const WIDE: bool>(first: I, packed: &[I; BLOCK], out: &mut [I; BLOCK]) {
+fn fire<I: Int, const WIDE: bool, const NEG_FIRST: bool>(
+    first: I,
+    packed: &[I; BLOCK],
+    out: &mut [I; BLOCK],
+) {
     let (shift, width) = if I::BITS == 32 { (2, 8) } else { (3, 16) };
     let mut acc: i32 = 0;
     let mut delta = I::ZERO;
     let mut prev = first;
     for (o, &u) in out.iter_mut().zip(packed) {
-        // Java's (and C++'s) `-u / 2` negates first: for u = MIN that is MIN / 2, not -(MIN / 2).
         let err = if u.to_i64() & 1 == 0 {
-            u.wrapping_neg().half()
+            if NEG_FIRST {
+                u.wrapping_neg().half()
+            } else {
+                u.half().wrapping_neg()
+            }
         } else {
             u.wrapping_add(I::from_i64(1)).half()
         };
@@ -124,10 +134,10 @@ pub(crate) fn decode<W: Word>(
         pos += bw;
         check_limit(out.len(), BLOCK + 1, limit, at)?;
         let mut vals = [W::Int::ZERO; BLOCK];
-        if cpp && b == 64 {
-            fire::<W::Int, true>(first, &packed, &mut vals);
-        } else {
-            fire::<W::Int, false>(first, &packed, &mut vals);
+        match (cpp, b == 64) {
+            (true, true) => fire::<W::Int, true, false>(first, &packed, &mut vals),
+            (true, false) => fire::<W::Int, false, false>(first, &packed, &mut vals),
+            (false, _) => fire::<W::Int, false, true>(first, &packed, &mut vals),
         }
         out.push(from_int(first));
         out.extend(vals.iter().map(|&v| from_int::<W>(v)));
@@ -139,19 +149,23 @@ pub(crate) fn decode<W: Word>(
 mod tests {
     use super::*;
     #[test]
-    fn an_error_of_min_negates_as_java_does() {
+    fn an_error_of_min_negates_as_each_writer_does() {
         // A packed error of 0x80000000 (bit width 32): Java's `-e / 2` is MIN / 2 = -2^30, so
-        // the value after a first of 0 is -2^30 (0xC0000000), not +2^30 (the sign of the value).
+        // the value after a first of 0 is -2^30 (0xC0000000); C++'s `-(e / 2)` gives +2^30.
         let mut packed = [0i32; BLOCK];
         packed[0] = i32::MIN;
         let mut out = [0i32; BLOCK];
-        fire::<i32, false>(0, &packed, &mut out);
+        fire::<i32, false, true>(0, &packed, &mut out);
         assert_eq!(out[0], -(1 << 30));
+        fire::<i32, false, false>(0, &packed, &mut out);
+        assert_eq!(out[0], 1 << 30);
         let mut packed = [0i64; BLOCK];
         packed[0] = i64::MIN;
         let mut out = [0i64; BLOCK];
-        fire::<i64, false>(0, &packed, &mut out);
+        fire::<i64, false, true>(0, &packed, &mut out);
         assert_eq!(out[0], -(1 << 62));
+        fire::<i64, true, false>(0, &packed, &mut out);
+        assert_eq!(out[0], 1 << 62);
     }
 
     #[test]
