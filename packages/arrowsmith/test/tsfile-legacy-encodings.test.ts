@@ -1,6 +1,7 @@
 // The legacy Java encodings (GORILLA_V1, REGULAR, CAMEL) through the wasm build: every
 // FLOAT/DOUBLE bit for bit as the Java reader returned it (the JSON's raw `bits`, NaN payloads
 // included), every integer exactly. tsfile.test.ts compares the same files by value.
+import type { Vector } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
 import { fixturePairs } from './fixtures.js';
@@ -22,6 +23,25 @@ function cell(v: unknown, type: string): unknown {
     return b.getBigUint64(0).toString(16).padStart(16, '0');
   }
   return typeof v === 'bigint' ? v : BigInt(v as number);
+}
+
+/**
+ * A FLOAT/DOUBLE cell's raw bits read from the column's buffer, not through a JS number:
+ * JavaScriptCore (Bun) canonicalizes NaN payloads when a float becomes a number.
+ */
+function cellAt(col: Vector, i: number, type: string): unknown {
+  const v = valueAt(col, i);
+  if (v === null || (type !== 'FLOAT' && type !== 'DOUBLE')) return cell(v, type);
+  let k = i;
+  for (const d of col.data) {
+    if (k < d.length) {
+      const a = d.values as Float32Array | Float64Array;
+      if (type === 'FLOAT') return new Uint32Array(a.buffer, a.byteOffset, a.length)[d.offset + k]!.toString(16).padStart(8, '0');
+      return new BigUint64Array(a.buffer, a.byteOffset, a.length)[d.offset + k]!.toString(16).padStart(16, '0');
+    }
+    k -= d.length;
+  }
+  throw new RangeError(`row ${i} past the column`);
 }
 
 const want = (v: unknown, type: string) => (v === null ? null : type === 'FLOAT' || type === 'DOUBLE' ? v : BigInt(v as string | number));
@@ -47,7 +67,7 @@ describe('TsFile legacy encodings (wasm, Node)', () => {
             // DATE columns read as days: compare those by value.
             const type = series.type === 'DATE' ? 'INT32' : series.type;
             expect(rows.map((i) => valueAt(time, i)), `${dev.path}.${s} times`).toEqual(series.times.map((x) => BigInt(x as number)));
-            const got = rows.map((i) => cell(valueAt(col, i), type));
+            const got = rows.map((i) => cellAt(col, i, type));
             expect(got, `${dev.path}.${s}`).toEqual((series.bits ?? series.values).map((x) => want(x, type)));
             n += got.length;
           }
@@ -61,7 +81,7 @@ describe('TsFile legacy encodings (wasm, Node)', () => {
           for (const [c, values] of Object.entries(dev.columns as Record<string, unknown[]>)) {
             if (c === 'time') continue;
             const type = types[c] === 'DATE' ? 'INT32' : types[c]!;
-            const got = rows.map((i) => cell(valueAt(t.getChild(c)!, i), type));
+            const got = rows.map((i) => cellAt(t.getChild(c)!, i, type));
             expect(got, `${dev.tags[0]}.${c}`).toEqual((dev.bits[c] ?? values).map((x: unknown) => want(x, type)));
             n += got.length;
           }
