@@ -13,7 +13,8 @@ mod huffman;
 mod raw;
 pub mod zlib;
 
-pub use raw::{enough, inflate, Bad, ENOUGH_DIST, ENOUGH_LITLEN, TOO_LONG};
+pub use huffman::{enough, ENOUGH_DIST, ENOUGH_LITLEN};
+pub use raw::{inflate, Bad, TOO_LONG};
 
 #[cfg(test)]
 mod tests {
