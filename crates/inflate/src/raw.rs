@@ -25,7 +25,9 @@ use crate::huffman::{
 /// A malformed stream: what was wrong and the byte of the stream where it was found.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Bad {
+    /// What was wrong.
     pub what: &'static str,
+    /// The byte of the stream where it was found.
     pub at: usize,
 }
 

@@ -19,8 +19,11 @@ use crate::tags::header;
 /// A run of whole rows: bytes `start..end` of the input holding `rows` rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Piece {
+    /// The first byte of the piece's first row.
     pub start: usize,
+    /// The byte after the piece's last row.
     pub end: usize,
+    /// The rows in the piece.
     pub rows: usize,
 }
 
@@ -28,7 +31,9 @@ pub struct Piece {
 /// top-level array (which counts as one level of nesting) or top-level values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Split {
+    /// Whether the rows are elements of a top-level array.
     pub in_array: bool,
+    /// The pieces, in input order.
     pub pieces: Vec<Piece>,
 }
 

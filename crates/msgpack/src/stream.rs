@@ -27,6 +27,8 @@ enum Phase {
     Values,
 }
 
+/// A decoder fed the input in chunks (`push`), giving each complete run of rows as a
+/// batch (`take_batch`) and the rest at the end (`finish`).
 pub struct StreamDecoder {
     opts: Options,
     buf: Vec<u8>,
@@ -61,6 +63,7 @@ pub struct StreamDecoder {
 }
 
 impl StreamDecoder {
+    /// A decoder that reads with `opts`.
     pub fn new(opts: Options) -> Self {
         StreamDecoder {
             scanner: Scanner::new(&opts),
