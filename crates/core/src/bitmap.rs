@@ -1,5 +1,6 @@
 //! Arrow validity / boolean bitmaps (LSB-first), built incrementally.
 
+/// A growable bitmap, bit `i` in byte `i / 8` at bit `i % 8` (Arrow's layout).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bitmap {
     bytes: Vec<u8>,
@@ -7,10 +8,12 @@ pub struct Bitmap {
 }
 
 impl Bitmap {
+    /// An empty bitmap.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// An empty bitmap with room for `bits` bits.
     pub fn with_capacity(bits: usize) -> Self {
         Bitmap {
             bytes: Vec::with_capacity(bits.div_ceil(8)),
@@ -27,6 +30,7 @@ impl Bitmap {
         Bitmap { bytes, len }
     }
 
+    /// The first `len` bits of the LSB-first `bytes`.
     pub fn from_bytes(bytes: Vec<u8>, len: usize) -> Self {
         assert!(
             bytes.len() * 8 >= len,
@@ -35,6 +39,7 @@ impl Bitmap {
         Bitmap { bytes, len }
     }
 
+    /// Append one bit.
     #[inline]
     pub fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(8) {
@@ -102,11 +107,13 @@ impl Bitmap {
         }
     }
 
+    /// Bit `i` (which must be below `len`).
     #[inline]
     pub fn get(&self, i: usize) -> bool {
         self.bytes[i / 8] & (1 << (i % 8)) != 0
     }
 
+    /// Set bit `i` (which must be below `len`) to `bit`.
     #[inline]
     pub fn set(&mut self, i: usize, bit: bool) {
         if bit {
@@ -116,6 +123,7 @@ impl Bitmap {
         }
     }
 
+    /// The number of bits.
     pub fn len(&self) -> usize {
         self.len
     }
@@ -132,14 +140,17 @@ impl Bitmap {
         self.len = len;
     }
 
+    /// Whether the bitmap has no bits.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The bytes, LSB-first (bits past `len` are zero).
     pub fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
 
+    /// The bytes, LSB-first (bits past `len` are zero).
     pub fn into_bytes(self) -> Vec<u8> {
         self.bytes
     }

@@ -5,38 +5,61 @@
 
 use crate::bitmap::Bitmap;
 
+/// The unit of a `Timestamp` column's i64 values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {
+    /// Seconds since the epoch.
     Second,
+    /// Milliseconds since the epoch.
     Millisecond,
+    /// Microseconds since the epoch.
     Microsecond,
+    /// Nanoseconds since the epoch.
     Nanosecond,
 }
 
+/// The Arrow type of a column (the subset the decoders produce).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DataType {
     /// A column whose every value is null.
     Null,
+    /// Booleans, one bit each.
     Bool,
+    /// Signed 8-bit integers.
     Int8,
+    /// Signed 16-bit integers.
     Int16,
+    /// Signed 32-bit integers.
     Int32,
+    /// Signed 64-bit integers.
     Int64,
+    /// Unsigned 8-bit integers.
     UInt8,
+    /// Unsigned 16-bit integers.
     UInt16,
+    /// Unsigned 32-bit integers.
     UInt32,
+    /// Unsigned 64-bit integers.
     UInt64,
+    /// IEEE 754 half precision floats (their bits as u16).
     Float16,
+    /// IEEE 754 single precision floats.
     Float32,
+    /// IEEE 754 double precision floats.
     Float64,
+    /// UTF-8 strings (i32 offsets).
     Utf8,
+    /// Byte strings (i32 offsets).
     Binary,
     /// Days since the epoch (i32).
     Date32,
     /// i64 since the epoch in the unit.
     Timestamp(TimeUnit),
+    /// Variable-length lists of the field's type (i32 offsets).
     List(Box<Field>),
+    /// Lists of the given length, all of the field's type.
     FixedSizeList(Box<Field>, i32),
+    /// One child column per field.
     Struct(Vec<Field>),
     /// Key → value entries per row: `List<entries: Struct<key, value>>` with non-null keys.
     /// The field is the `entries` struct.
@@ -45,14 +68,19 @@ pub enum DataType {
     DictionaryUtf8,
 }
 
+/// A column's name and type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
+    /// The column's name.
     pub name: String,
+    /// The column's Arrow type.
     pub dtype: DataType,
+    /// Whether the column may hold nulls.
     pub nullable: bool,
 }
 
 impl Field {
+    /// A field of `name`, `dtype` and nullability.
     pub fn new(name: impl Into<String>, dtype: DataType, nullable: bool) -> Self {
         Field {
             name: name.into(),
@@ -65,15 +93,25 @@ impl Field {
 /// A typed, owned buffer. Kept typed so decoders write native values without casts.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Buffer {
+    /// Bytes: UInt8 values, bitmaps, string data.
     U8(Vec<u8>),
+    /// Int8 values.
     I8(Vec<i8>),
+    /// Int16 values.
     I16(Vec<i16>),
+    /// Int32 and Date32 values, offsets, dictionary keys.
     I32(Vec<i32>),
+    /// Int64 and Timestamp values.
     I64(Vec<i64>),
+    /// UInt16 and Float16 values.
     U16(Vec<u16>),
+    /// UInt32 values.
     U32(Vec<u32>),
+    /// UInt64 values.
     U64(Vec<u64>),
+    /// Float32 values.
     F32(Vec<f32>),
+    /// Float64 values.
     F64(Vec<f64>),
 }
 
@@ -107,15 +145,20 @@ impl Buffer {
 /// - Null: `[]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
+    /// The column's Arrow type.
     pub dtype: DataType,
+    /// The number of values (rows).
     pub len: usize,
     /// `None` when no value is null.
     pub validity: Option<Bitmap>,
+    /// The buffers of `dtype`'s layout (above).
     pub buffers: Vec<Buffer>,
+    /// The child columns of nested types (above).
     pub children: Vec<Column>,
 }
 
 impl Column {
+    /// The number of null values.
     pub fn null_count(&self) -> usize {
         match (&self.dtype, &self.validity) {
             (DataType::Null, _) => self.len,
@@ -154,6 +197,7 @@ impl Column {
         }
     }
 
+    /// A Bool column from its value bits.
     pub fn boolean(bits: Bitmap, validity: Option<Bitmap>) -> Self {
         let len = bits.len();
         Column {
@@ -165,6 +209,7 @@ impl Column {
         }
     }
 
+    /// A Null column of `len` values.
     pub fn nulls(len: usize) -> Self {
         Column {
             dtype: DataType::Null,
@@ -195,12 +240,16 @@ pub fn byte_width(dtype: &DataType) -> Option<usize> {
 /// Named columns of equal length: one Arrow record batch.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Batch {
+    /// One field per column, in order.
     pub fields: Vec<Field>,
+    /// The columns, each `num_rows` long.
     pub columns: Vec<Column>,
+    /// The number of rows.
     pub num_rows: usize,
 }
 
 impl Batch {
+    /// A batch of `columns` named by `fields` (its row count is the columns' length).
     pub fn new(fields: Vec<Field>, columns: Vec<Column>) -> Self {
         let num_rows = columns.first().map_or(0, |c| c.len);
         debug_assert!(
@@ -214,6 +263,7 @@ impl Batch {
         }
     }
 
+    /// The column named `name`, if any.
     pub fn column(&self, name: &str) -> Option<&Column> {
         self.fields
             .iter()

@@ -2,14 +2,19 @@
 
 use std::fmt;
 
+/// The format whose decoder reports an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
+    /// MessagePack (`arrowsmith-msgpack`).
     MessagePack,
+    /// Apache TsFile (`arrowsmith-tsfile`).
     TsFile,
+    /// HDF5 (`arrowsmith-hdf5`).
     Hdf5,
 }
 
 impl Format {
+    /// The format's name as messages write it.
     pub fn name(self) -> &'static str {
         match self {
             Format::MessagePack => "MessagePack",
@@ -51,6 +56,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// The code as the wasm boundary and the TS API spell it (`"type-mismatch"`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::Truncated => "truncated",
@@ -69,18 +75,24 @@ impl ErrorCode {
     }
 }
 
+/// A decoder's failure: the format, the byte where it was found, a code and a message
+/// that names the problem in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
+    /// The format being decoded.
     pub format: Format,
     /// Byte offset in the input (file offset for TsFile/HDF5) where the problem was found.
     pub offset: u64,
+    /// The kind of failure.
     pub code: ErrorCode,
+    /// What was wrong, in words.
     pub message: String,
     /// For [`ErrorCode::NeedBytes`]: how many bytes from `offset` are wanted.
     pub need_len: u64,
 }
 
 impl DecodeError {
+    /// An error of `format` at `offset`.
     pub fn new(format: Format, offset: u64, code: ErrorCode, message: impl Into<String>) -> Self {
         DecodeError {
             format,
@@ -91,6 +103,7 @@ impl DecodeError {
         }
     }
 
+    /// A [`ErrorCode::NeedBytes`] request for `len` bytes at `offset`.
     pub fn need_bytes(format: Format, offset: u64, len: u64) -> Self {
         DecodeError {
             format,
@@ -112,6 +125,7 @@ impl DecodeError {
         }
     }
 
+    /// Whether this is a request for bytes rather than a failure.
     pub fn is_need_bytes(&self) -> bool {
         self.code == ErrorCode::NeedBytes
     }
@@ -131,4 +145,5 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// A result whose error is a [`DecodeError`].
 pub type Result<T, E = DecodeError> = std::result::Result<T, E>;

@@ -2,7 +2,7 @@
 //!
 //! A whole file in memory is a `[u8]`. For a `Blob` or a URL, the host keeps a
 //! [`RangeCache`]: when the decoder asks for a range the cache lacks, it gets a
-//! [`ErrorCode::NeedBytes`](crate::ErrorCode::NeedBytes) error naming the range, the host
+//! [`ErrorCode::NeedBytes`] error naming the range, the host
 //! fetches it (coalescing neighbours), inserts it and calls again. Decoder entry points
 //! are therefore written to be restartable: pure functions of the bytes they read.
 
@@ -16,6 +16,8 @@ use bumpalo::Bump;
 
 use crate::error::{DecodeError, ErrorCode, Format, Result};
 
+/// Where a decoder reads its input: the whole file in memory, or the ranges a host has
+/// loaded so far (a missing range is a `NeedBytes` error naming it).
 pub trait ByteSource {
     /// Total size of the underlying file.
     fn size(&self) -> u64;
@@ -101,6 +103,7 @@ pub struct RangeCache {
 }
 
 impl RangeCache {
+    /// An empty cache of a file of `size` bytes.
     pub fn new(size: u64) -> Self {
         RangeCache {
             size,

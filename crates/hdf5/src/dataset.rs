@@ -16,11 +16,14 @@ use crate::object_header::{
 use crate::schema::arrow_fields;
 use crate::{attribute, filters};
 
+/// What a dataset is: its shape, type, storage and filters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DatasetInfo {
+    /// The extent of each dimension (empty for a scalar).
     pub shape: Vec<u64>,
     /// `None` = unlimited.
     pub maxshape: Vec<Option<u64>>,
+    /// The datatype described in words, e.g. `int32le` or `vlen-str(utf8)`.
     pub dtype: String,
     /// Bytes per element on disk (16 for VL cells with 8-byte offsets).
     pub element_size: u64,
@@ -28,6 +31,7 @@ pub struct DatasetInfo {
     pub layout: String,
     /// Data layout message version (1–5).
     pub layout_version: u8,
+    /// The chunk shape of a chunked dataset.
     pub chunks: Option<Vec<u64>>,
     /// "btree-v1" | "single-chunk" | "implicit" | "fixed-array" | "extensible-array" | "btree-v2".
     pub chunk_index: Option<String>,

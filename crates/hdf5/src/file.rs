@@ -28,6 +28,7 @@ pub struct Hdf5File {
 }
 
 impl Hdf5File {
+    /// Open the file in `src`: find its superblock (after a user block, if any).
     pub fn open(src: &dyn ByteSource) -> Result<Hdf5File> {
         Ok(Hdf5File {
             superblock: Superblock::find(src)?,

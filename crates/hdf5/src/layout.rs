@@ -196,11 +196,16 @@ impl Layout {
     }
 }
 
+/// One filter of a dataset's pipeline, as its filter pipeline message declares it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Filter {
+    /// The filter's id (`filters::DEFLATE`, …).
     pub id: u16,
+    /// The name the file gives it (may be empty).
     pub name: String,
+    /// Its flags (bit 0: optional).
     pub flags: u16,
+    /// Its client data values (the filter's parameters).
     pub cd: Vec<u32>,
 }
 

@@ -9,6 +9,23 @@
 //!
 //! The public surface is [`Hdf5File`] (open, list, info, attrs, plan, read), its result
 //! types, [`dataset_paths`] and the filter pipeline (for its fuzz target).
+//!
+//! ```
+//! use arrowsmith_core::{Buffer, DataType};
+//! use arrowsmith_hdf5::Hdf5File;
+//!
+//! // Written by h5py (`fixtures/hdf5/len4.json` holds what h5py reads): `/vlstr` is a
+//! // variable-length string dataset of three values.
+//! let bytes = include_bytes!("../../../fixtures/hdf5/len4.h5").to_vec();
+//! let file = Hdf5File::open(&bytes).unwrap();
+//! assert_eq!(file.info(&bytes, "/vlstr").unwrap().shape, [3]);
+//! let batch = file.read(&bytes, "/vlstr", 0, None).unwrap();
+//! let s = &batch.columns[0];
+//! assert_eq!(s.dtype, DataType::Utf8);
+//! assert_eq!(s.buffers, [Buffer::I32(vec![0, 5, 5, 10]), Buffer::U8(b"alphagamma".to_vec())]);
+//! ```
+
+#![warn(missing_docs)]
 
 // The file and its operations, one concept each.
 mod attribute;

@@ -2,7 +2,7 @@
 
 use arrowsmith_core::{DecodeError, Format};
 
-/// Default for [`Hdf5File::max_read_bytes`].
+/// Default for [`Hdf5File::max_read_bytes`](crate::Hdf5File::max_read_bytes).
 pub const DEFAULT_MAX_READ_BYTES: u64 = 1 << 30;
 
 /// What a `TooLarge` error advises.

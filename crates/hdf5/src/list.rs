@@ -8,18 +8,25 @@ use crate::group::{self, LinkTarget};
 use crate::io::UNDEF;
 use crate::object_header::{ObjectHeader, MSG_DATATYPE, MSG_LAYOUT};
 
+/// What a path names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryKind {
+    /// A group.
     Group,
+    /// A dataset.
     Dataset,
+    /// A committed (named) datatype.
     Datatype,
     /// A soft or external link that does not resolve inside this file.
     Link,
 }
 
+/// One member of a group, as a listing shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// Its name within the group.
     pub name: String,
+    /// What it is.
     pub kind: EntryKind,
     /// Dataset shape (empty for scalars and non-datasets).
     pub shape: Vec<u64>,

@@ -3,8 +3,9 @@
 //! while the input has [`FAST_IN`] bytes and the output [`FAST_OUT`] bytes of room.
 
 use crate::bits::Bits;
-use crate::huffman::{sub, value, BAD, EXC, LIT, SUB};
-use crate::raw::{DIST_BITS, DIST_SIZE, LIT_BITS, LIT_SIZE};
+use crate::huffman::{
+    sub, value, BAD, DIST_BITS, DIST_MASK, DIST_SIZE, EXC, LIT, LIT_MASK, LIT_SIZE, SUB,
+};
 
 /// What a fast step ended with.
 pub const GO: u32 = 0;
@@ -20,9 +21,6 @@ const FAST_OUT: usize = 2 + MAX_MATCH + 16;
 /// Input a fast-loop step may read: refills that load 8 bytes and advance up to 7, two of
 /// them after the check.
 const FAST_IN: usize = 24;
-
-pub const LIT_MASK: usize = (1 << LIT_BITS) - 1;
-const DIST_MASK: usize = (1 << DIST_BITS) - 1;
 
 /// The fast loop's state in locals: the bit buffer, the output position and the next
 /// literal/length entry, looked up ahead so its load overlaps the step before.

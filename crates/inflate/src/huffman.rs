@@ -19,6 +19,39 @@ pub const BAD: u32 = 1 << 15;
 /// The longest code deflate allows.
 pub const MAX_CODE_LEN: u32 = 15;
 
+/// Index bits of the main literal/length and distance tables.
+pub const LIT_BITS: u32 = 11;
+pub const DIST_BITS: u32 = 8;
+/// The masks that index the main tables with the stream's next bits.
+pub const LIT_MASK: usize = (1 << LIT_BITS) - 1;
+pub const DIST_MASK: usize = (1 << DIST_BITS) - 1;
+
+/// Symbols a table can be built for: literal/length and distance (the fixed codes' 288 and
+/// 32, of which a dynamic block uses up to 286 and 30).
+pub const LITLEN_SYMS: usize = 288;
+pub const DIST_SYMS: usize = 32;
+
+/// The most entries a table of `syms` symbols can use: its main table, plus one subtable
+/// of `1 << (MAX_CODE_LEN - bits)` entries per main-table prefix of the codes longer than
+/// `bits`. Only complete codes get that far (`Table::build` refuses the rest before writing
+/// a subtable), and in a complete code each such prefix leads to at least two codes, so there
+/// are at most `syms / 2` subtables. Like libdeflate's `ENOUGH` constants, but for tables
+/// whose subtables all have the longest code's size.
+pub const fn enough(syms: usize, bits: u32) -> usize {
+    (1 << bits) + ((syms / 2) << (MAX_CODE_LEN - bits))
+}
+/// [`enough`] for the literal/length table.
+pub const ENOUGH_LITLEN: usize = enough(LITLEN_SYMS, LIT_BITS);
+/// [`enough`] for the distance table.
+pub const ENOUGH_DIST: usize = enough(DIST_SYMS, DIST_BITS);
+
+/// Table sizes: powers of two (an index masked by `SIZE - 1` needs no bounds check) at least
+/// the worst case each must hold.
+pub const LIT_SIZE: usize = ENOUGH_LITLEN.next_power_of_two();
+pub const DIST_SIZE: usize = ENOUGH_DIST.next_power_of_two();
+const _: () = assert!(ENOUGH_LITLEN == 4352 && LIT_SIZE == 8192);
+const _: () = assert!(ENOUGH_DIST == 2304 && DIST_SIZE == 4096);
+
 /// The value an entry decodes to: its base plus its extra bits (taken from `buf`, which
 /// still holds the entry's code). `wrapping_*` shifts take their count mod 64, which is
 /// what wasm and x86 shifts do anyway: the bits to consume are the entry's low six bits and
@@ -40,7 +73,7 @@ pub fn sub<const N: usize>(t: &[u32; N], e: u32, buf: u64) -> u32 {
 
 /// A table: `1 << B` main entries, then subtables of `1 << (longest - B)` entries, one per
 /// prefix of the codes longer than `B`; `N` (a power of two, so a masked index needs no
-/// bounds check) bounds both: `raw::enough` gives the worst case, asserted at compile time
+/// bounds check) bounds both: `enough` gives the worst case, asserted at compile time
 /// against each table's `N`.
 pub struct Table<const B: u32, const N: usize> {
     pub e: Box<[u32; N]>,
@@ -130,7 +163,7 @@ impl<const B: u32, const N: usize> Table<B, N> {
             let e = value | ((l - bits) << 8) | (l - bits + extra);
             let prefix = rev as usize & (main - 1);
             if self.e[prefix] & SUB == 0 {
-                // Unreachable when `N` is at least `raw::enough` (asserted for each table).
+                // Unreachable when `N` is at least `enough` (asserted for each table).
                 if free + (1 << sub_bits) > N {
                     return Err("Huffman table overflow");
                 }

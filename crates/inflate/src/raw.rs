@@ -16,13 +16,18 @@
 use std::cell::Cell;
 
 use crate::bits::Bits;
-use crate::fast::{copy_bytewise, Fast, EOB, GO, INVALID_DIST, INVALID_LIT, LIT_MASK};
-use crate::huffman::{value, Table, BAD, EXC, LIT, MAX_CODE_LEN};
+use crate::fast::{copy_bytewise, Fast, EOB, GO, INVALID_DIST, INVALID_LIT};
+use crate::huffman::{
+    value, Table, BAD, DIST_BITS, DIST_SIZE, DIST_SYMS, EXC, LIT, LITLEN_SYMS, LIT_BITS, LIT_MASK,
+    LIT_SIZE,
+};
 
 /// A malformed stream: what was wrong and the byte of the stream where it was found.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Bad {
+    /// What was wrong.
     pub what: &'static str,
+    /// The byte of the stream where it was found.
     pub at: usize,
 }
 
@@ -48,39 +53,13 @@ thread_local! {
     static SPARE: Cell<Option<Box<Tables>>> = const { Cell::new(None) };
 }
 
-/// Index bits of the main literal/length and distance tables.
-pub const LIT_BITS: u32 = 11;
-pub const DIST_BITS: u32 = 8;
 /// Index bits of the code length code's table: its codes are at most 7 bits, so it has no
 /// subtables.
 const CL_BITS: u32 = 7;
 const CL_SIZE: usize = 1 << CL_BITS;
-
-/// Symbols a table can be built for: literal/length and distance (the fixed codes' 288 and
-/// 32, of which a dynamic block uses up to 286 and 30), code length (19).
-const LITLEN_SYMS: usize = 288;
-const DIST_SYMS: usize = 32;
+/// Symbols of the code length code, and its longest code.
 const CL_SYMS: usize = 19;
 const MAX_CL_LEN: u32 = 7;
-
-/// The most entries a table of `syms` symbols can use: its main table, plus one subtable
-/// of `1 << (MAX_CODE_LEN - bits)` entries per main-table prefix of the codes longer than
-/// `bits`. Only complete codes get that far (`Table::build` refuses the rest before writing
-/// a subtable), and in a complete code each such prefix leads to at least two codes, so there
-/// are at most `syms / 2` subtables. Like libdeflate's `ENOUGH` constants, but for tables
-/// whose subtables all have the longest code's size.
-pub const fn enough(syms: usize, bits: u32) -> usize {
-    (1 << bits) + ((syms / 2) << (MAX_CODE_LEN - bits))
-}
-pub const ENOUGH_LITLEN: usize = enough(LITLEN_SYMS, LIT_BITS);
-pub const ENOUGH_DIST: usize = enough(DIST_SYMS, DIST_BITS);
-
-/// Table sizes: powers of two (an index masked by `SIZE - 1` needs no bounds check) at least
-/// the worst case each must hold.
-pub const LIT_SIZE: usize = ENOUGH_LITLEN.next_power_of_two();
-pub const DIST_SIZE: usize = ENOUGH_DIST.next_power_of_two();
-const _: () = assert!(ENOUGH_LITLEN == 4352 && LIT_SIZE == 8192);
-const _: () = assert!(ENOUGH_DIST == 2304 && DIST_SIZE == 4096);
 // The code length code: seven bits index every code, no subtable.
 const _: () = assert!(MAX_CL_LEN <= CL_BITS && CL_SYMS <= CL_SIZE);
 
@@ -383,6 +362,7 @@ impl<'a, 'o> Inflater<'a, 'o> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::huffman::{ENOUGH_DIST, ENOUGH_LITLEN};
 
     fn deflate(data: &[u8], level: i32) -> Vec<u8> {
         let mut out = vec![0u8; data.len() + data.len() / 2 + 128];

@@ -4,70 +4,38 @@
 //! Arrow type as they grow (narrowest representation so far, widened once when needed).
 //! Runs of fixints and of same-tag fixed-width numbers are decoded in bulk (SIMD128 on
 //! wasm builds with `simd128`, scalar otherwise). See `docs/msgpack.md` for the mapping.
+//!
+//! ```
+//! use arrowsmith_core::{Buffer, DataType};
+//! use arrowsmith_msgpack::{decode, Options};
+//!
+//! // [{"id": 1, "name": "a"}, {"id": 2, "name": "bc"}]: an array of maps, one row each.
+//! let bytes = b"\x92\x82\xa2id\x01\xa4name\xa1a\x82\xa2id\x02\xa4name\xa2bc";
+//! let batch = decode(bytes, &Options::default()).unwrap();
+//! assert_eq!(batch.num_rows, 2);
+//! let id = batch.column("id").unwrap();
+//! assert_eq!(id.dtype, DataType::Int32);
+//! assert_eq!(id.buffers[0], Buffer::I32(vec![1, 2]));
+//! let name = batch.column("name").unwrap();
+//! assert_eq!(name.dtype, DataType::Utf8);
+//! assert_eq!(name.buffers, [Buffer::I32(vec![0, 1, 3]), Buffer::U8(b"abc".to_vec())]);
+//! ```
+
+#![warn(missing_docs)]
 
 mod builder;
-mod ext;
 pub mod kernels;
 mod keycache;
-mod lanes;
-mod msgpackr;
 mod options;
 mod parser;
-mod records;
-mod rows;
+mod plan;
 mod scan;
 mod split;
 mod stream;
+mod structures;
 mod tags;
 
-use arrowsmith_core::{Batch, DecodeError, ErrorCode};
-
-use msgpackr::Structures;
 pub use options::{ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Tuples};
-use parser::err;
-use rows::{decode_rows, Plan, Rows};
+pub use parser::rows::decode;
 pub use split::{decode_piece, split, Piece, Split};
 pub use stream::StreamDecoder;
-use tags::kind_name;
-
-/// Decode a whole MessagePack input into one batch.
-pub fn decode(bytes: &[u8], opts: &Options) -> Result<Batch, DecodeError> {
-    decode_rows(
-        bytes,
-        0,
-        opts,
-        Rows::Input,
-        &mut Plan::default(),
-        &mut Structures::default(),
-    )
-    .map(|(batch, _)| batch)
-}
-
-pub(crate) fn not_an_array(bytes: &[u8]) -> DecodeError {
-    match bytes.first() {
-        None => err(
-            0,
-            ErrorCode::Truncated,
-            "the input is empty; Layout::Array expects one top-level array".into(),
-        ),
-        Some(&t) => err(
-            0,
-            ErrorCode::Invalid,
-            format!(
-                "Layout::Array expects one top-level array, but the input starts with a {}",
-                kind_name(t)
-            ),
-        ),
-    }
-}
-
-pub(crate) fn trailing(at: u64, len: u64) -> DecodeError {
-    err(
-        at,
-        ErrorCode::Invalid,
-        format!(
-            "{} more bytes follow the top-level array, which ends at byte {at}; use Layout::Stream for concatenated values",
-            len - at
-        ),
-    )
-}

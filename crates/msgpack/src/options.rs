@@ -98,6 +98,7 @@ impl Default for Extensions {
 }
 
 impl Extensions {
+    /// How ext type `ty` is read.
     #[inline]
     pub fn get(&self, ty: i8) -> ExtReading {
         self.readings[ty as u8 as usize]
@@ -124,13 +125,16 @@ impl Extensions {
     }
 }
 
+/// How a decode reads its input (`Options::default()`: as `docs/msgpack.md` describes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Options {
     /// Deepest allowed nesting of arrays/maps (the top-level array counts as 1).
     pub max_depth: usize,
     /// `false` switches off every bulk/SIMD fast path (for benchmarking); output is identical.
     pub fast_path: bool,
+    /// Which values are the rows.
     pub layout: Layout,
+    /// How rows and values that are arrays become columns.
     pub tuples: Tuples,
     /// Names of the columns of positional rows, by position (implies `Tuples::Columns`
     /// unless `tuples` is `List`).
@@ -138,10 +142,13 @@ pub struct Options {
     /// A single top-level map whose values are arrays of one length is a table with one
     /// column per key (default on).
     pub columnar: bool,
+    /// How maps become columns.
     pub maps: Maps,
+    /// How each ext type is read.
     pub extensions: Extensions,
     /// Distinct keys a records column may have before it becomes a Map column.
     pub max_keys: usize,
+    /// What records past `max_keys` (or too sparse) become.
     pub many_keys: ManyKeys,
 }
 

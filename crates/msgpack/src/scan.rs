@@ -3,8 +3,8 @@
 //! decoder scans each byte once however the bytes arrive, and the splitter runs it over a
 //! whole input.
 
-use crate::msgpackr::Structures;
 use crate::options::{ExtReading, Options, MSGPACKR_RECORD};
+use crate::structures::Structures;
 use crate::tags::{header, FIXED_SIZE};
 
 pub(crate) struct Scanner {

@@ -8,18 +8,22 @@
 
 use arrowsmith_core::{Batch, DecodeError, ErrorCode};
 
-use crate::msgpackr::Structures;
+use crate::options::{Layout, Options};
 use crate::parser::err;
-use crate::rows::{decode_rows, Plan, Rows};
+use crate::parser::rows::{decode, decode_rows, not_an_array, trailing, Rows};
+use crate::plan::Plan;
 use crate::scan::Scanner;
+use crate::structures::Structures;
 use crate::tags::header;
-use crate::{not_an_array, trailing, Layout, Options};
 
 /// A run of whole rows: bytes `start..end` of the input holding `rows` rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Piece {
+    /// The first byte of the piece's first row.
     pub start: usize,
+    /// The byte after the piece's last row.
     pub end: usize,
+    /// The rows in the piece.
     pub rows: usize,
 }
 
@@ -27,7 +31,9 @@ pub struct Piece {
 /// top-level array (which counts as one level of nesting) or top-level values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Split {
+    /// Whether the rows are elements of a top-level array.
     pub in_array: bool,
+    /// The pieces, in input order.
     pub pieces: Vec<Piece>,
 }
 
@@ -40,7 +46,7 @@ pub struct Split {
 /// input order (a type mismatch before a truncation, say) with its offset. That second
 /// pass costs one decode, on the error path only.
 pub fn split(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, DecodeError> {
-    cut(bytes, parts, opts).map_err(|e| crate::decode(bytes, opts).err().unwrap_or(e))
+    cut(bytes, parts, opts).map_err(|e| decode(bytes, opts).err().unwrap_or(e))
 }
 
 fn cut(bytes: &[u8], parts: usize, opts: &Options) -> Result<Split, DecodeError> {
@@ -162,7 +168,6 @@ pub fn decode_piece(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode;
 
     fn encode(v: &rmpv::Value) -> Vec<u8> {
         let mut out = Vec::new();

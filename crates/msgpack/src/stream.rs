@@ -7,13 +7,13 @@
 use arrowsmith_core::{Batch, DecodeError, ErrorCode};
 
 use crate::builder::Builder;
-use crate::msgpackr::Structures;
-use crate::options::{ExtReading, MSGPACKR_RECORD};
+use crate::options::{ExtReading, Layout, Options, MSGPACKR_RECORD};
+use crate::parser::rows::{decode_rows, not_an_array, trailing, Rows};
 use crate::parser::{err, Parser};
-use crate::rows::{decode_rows, Plan, Rows};
+use crate::plan::Plan;
 use crate::scan::Scanner;
+use crate::structures::Structures;
 use crate::tags::{header, Kind, TAGS};
-use crate::{not_an_array, trailing, Layout, Options};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -27,6 +27,8 @@ enum Phase {
     Values,
 }
 
+/// A decoder fed the input in chunks (`push`), giving each complete run of rows as a
+/// batch (`take_batch`) and the rest at the end (`finish`).
 pub struct StreamDecoder {
     opts: Options,
     buf: Vec<u8>,
@@ -61,6 +63,7 @@ pub struct StreamDecoder {
 }
 
 impl StreamDecoder {
+    /// A decoder that reads with `opts`.
     pub fn new(opts: Options) -> Self {
         StreamDecoder {
             scanner: Scanner::new(&opts),

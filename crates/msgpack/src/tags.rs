@@ -1,6 +1,6 @@
 //! The MessagePack tag table: what each first byte starts and how its header reads.
 //!
-//! This is the only place that knows the format's tags. The decoder (`parser.rs`), the
+//! This is the only place that knows the format's tags. The decoder (`parser/`), the
 //! stream scanner (`stream.rs`) and the splitter (`split.rs`) all read it.
 
 /// What a tag starts.

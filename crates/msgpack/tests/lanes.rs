@@ -1,4 +1,4 @@
-//! The lanes' edge cases (`src/lanes.rs`): nil taken inside the int, float, bool and str
+//! The lanes' edge cases (`src/parser/lanes.rs`): nil taken inside the int, float, bool and str
 //! lanes (first, last, all, runs), a value the lane does not take in the middle of a run
 //! (the general path takes over), and the str lane's batched copy and UTF-8 check (length
 //! boundaries, strings at the very end of the input, invalid UTF-8 in the middle, a

@@ -5,20 +5,30 @@ use crate::meta::{parse_stats, Stats};
 use crate::types::TsType;
 use arrowsmith_core::{ByteSource, ErrorCode, Format, Result};
 
+/// A chunk's header: what its pages hold and where they start.
 #[derive(Debug, Clone)]
 pub struct ChunkHeader {
+    /// File offset of the header's marker byte.
     pub offset: u64,
+    /// The marker byte: 1 (several pages) or 5 (one page, no page statistics), with 0x40
+    /// (an aligned time chunk) or 0x80 (an aligned value chunk) set.
     pub marker: u8,
+    /// The measurement's name.
     pub name: String,
+    /// The bytes of the pages after the header.
     pub data_size: u64,
+    /// The `TSDataType` id.
     pub dtype: u8,
+    /// The `CompressionType` id.
     pub compression: u8,
+    /// The `TSEncoding` id.
     pub encoding: u8,
     /// File offset of the first page header.
     pub data_start: u64,
 }
 
 impl ChunkHeader {
+    /// Whether the chunk is one page whose header has no statistics of its own.
     pub fn single_page(&self) -> bool {
         self.marker & 0x3f == 5
     }

@@ -21,6 +21,7 @@ pub struct DeviceEntry {
 /// A device as reported to users.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceInfo {
+    /// The device's table (v4 table model; the tree model's first segment).
     pub table: String,
     /// Dotted path (`table.tag1.tag2` / `root.sg.d1`).
     pub path: String,
@@ -33,17 +34,25 @@ pub struct DeviceInfo {
 /// One series of one device (tree view; also lists the field columns of table devices).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimeseriesInfo {
+    /// The device's dotted path.
     pub device: String,
+    /// The measurement's name.
     pub measurement: String,
+    /// Its data type.
     pub dtype: TsType,
+    /// Whether the series is a value column of an aligned device.
     pub aligned: bool,
     /// From the first chunk header (the index does not record them).
     pub encoding: Option<Encoding>,
+    /// From the first chunk header, as `encoding`.
     pub compression: Option<Compression>,
     /// Number of non-null values (statistics).
     pub count: u64,
+    /// The first value's time (statistics).
     pub start: i64,
+    /// The last value's time (statistics).
     pub end: i64,
+    /// The number of chunks.
     pub chunks: usize,
 }
 
@@ -61,6 +70,8 @@ pub struct TsFile {
 }
 
 impl TsFile {
+    /// Open the file in `src`: check its magic and version, read its index root and table
+    /// schemas (a `NeedBytes` error names the range still to load).
     pub fn open(src: &dyn ByteSource) -> Result<TsFile> {
         let size = src.size();
         if size < 7 + 10 {
@@ -212,6 +223,7 @@ impl TsFile {
         self.version
     }
 
+    /// The file's size in bytes.
     pub fn size(&self) -> u64 {
         self.size
     }
@@ -227,10 +239,12 @@ impl TsFile {
         self.schemas.clone()
     }
 
+    /// The file's properties (v4: key → value, as the writer set them).
     pub fn properties(&self) -> &[(String, Option<String>)] {
         &self.properties
     }
 
+    /// The schema of `table` (matched case-insensitively, as the server does).
     pub fn schema(&self, table: &str) -> Option<&TableSchema> {
         self.schemas
             .iter()

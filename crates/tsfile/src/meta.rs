@@ -7,15 +7,20 @@ use arrowsmith_core::DecodeError;
 /// The part of the statistics a reader needs: count and time range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
+    /// The number of points.
     pub count: u64,
+    /// The first point's time.
     pub start: i64,
+    /// The last point's time.
     pub end: i64,
 }
 
 impl Stats {
+    /// Whether some point may fall in `start..=end`.
     pub fn overlaps(&self, start: i64, end: i64) -> bool {
         self.count > 0 && self.start <= end && self.end >= start
     }
+    /// Whether every point falls in `start..=end`.
     pub fn within(&self, start: i64, end: i64) -> bool {
         self.start >= start && self.end <= end
     }
@@ -45,19 +50,25 @@ pub(crate) fn parse_stats(c: &mut Cursor, ty: TsType) -> Result<Stats, DecodeErr
     Ok(Stats { count, start, end })
 }
 
+/// One chunk of a series: where it is and its statistics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkMeta {
     /// File offset of the chunk header's marker byte.
     pub offset: u64,
+    /// The chunk's statistics.
     pub stats: Stats,
 }
 
 /// One series of one device: `TimeseriesMetadata` with its chunk list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeriesMeta {
+    /// The measurement's name (empty for an aligned time column).
     pub name: String,
+    /// Its data type.
     pub dtype: TsType,
+    /// The statistics of all its chunks.
     pub stats: Stats,
+    /// Its chunks in file order.
     pub chunks: Vec<ChunkMeta>,
 }
 
@@ -105,6 +116,7 @@ pub(crate) fn parse_series(c: &mut Cursor, file_size: u64) -> Result<SeriesMeta,
 /// A device id: v4 segments (`[table, tag1, …]` or tree `[prefix, rest…]`), v3 one path.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DeviceId {
+    /// The segments (a table model's null tags are `None`).
     pub segments: Vec<Option<String>>,
 }
 
@@ -117,6 +129,7 @@ impl DeviceId {
             .collect::<Vec<_>>()
             .join(".")
     }
+    /// The first segment: the table's name in the table model.
     pub fn table(&self) -> &str {
         self.segments
             .first()
@@ -254,36 +267,51 @@ pub(crate) fn parse_node(
     })
 }
 
+/// The role of a table column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnCategory {
+    /// A tag: part of the device id.
     Tag,
+    /// A field: a measured series.
     Field,
+    /// An attribute (kept by the server, not in the file's data).
     Attribute,
+    /// The time column.
     Time,
 }
 
+/// One column of a table schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnSchema {
+    /// The column's name.
     pub name: String,
+    /// Its data type.
     pub dtype: TsType,
+    /// Its encoding, if the schema names a known one.
     pub encoding: Option<Encoding>,
+    /// Its compression, if the schema names a known one.
     pub compression: Option<Compression>,
+    /// Its role.
     pub category: ColumnCategory,
 }
 
 /// A v4 table: its columns in schema order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TableSchema {
+    /// The table's name.
     pub name: String,
+    /// Its columns in schema order.
     pub columns: Vec<ColumnSchema>,
 }
 
 impl TableSchema {
+    /// The tag columns, in order.
     pub fn tags(&self) -> impl Iterator<Item = &ColumnSchema> {
         self.columns
             .iter()
             .filter(|c| c.category == ColumnCategory::Tag)
     }
+    /// The field columns, in order.
     pub fn fields(&self) -> impl Iterator<Item = &ColumnSchema> {
         self.columns
             .iter()

@@ -68,6 +68,7 @@ impl Mods {
         self.entries.len()
     }
 
+    /// Whether the file holds no deletion.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

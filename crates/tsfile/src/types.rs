@@ -3,21 +3,32 @@
 /// TsFile data types (`TSDataType` ids).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TsType {
+    /// BOOLEAN.
     Boolean,
+    /// INT32.
     Int32,
+    /// INT64.
     Int64,
+    /// FLOAT (f32).
     Float,
+    /// DOUBLE (f64).
     Double,
+    /// TEXT (bytes, UTF-8 by convention).
     Text,
     /// The aligned time column.
     Vector,
+    /// TIMESTAMP (i64 in the file's time unit).
     Timestamp,
+    /// DATE (i32 `yyyymmdd`).
     Date,
+    /// BLOB (bytes).
     Blob,
+    /// STRING (UTF-8 bytes).
     String,
 }
 
 impl TsType {
+    /// The type of `TSDataType` id `id`, if it is one.
     pub fn from_id(id: u8) -> Option<TsType> {
         Some(match id {
             0 => TsType::Boolean,
@@ -34,6 +45,7 @@ impl TsType {
             _ => return None,
         })
     }
+    /// The type's name as the writers spell it (`"INT64"`).
     pub fn name(self) -> &'static str {
         match self {
             TsType::Boolean => "BOOLEAN",
@@ -49,6 +61,7 @@ impl TsType {
             TsType::String => "STRING",
         }
     }
+    /// How values of this type are held while decoding.
     pub fn physical(self) -> Physical {
         match self {
             TsType::Boolean => Physical::Bool,
@@ -64,34 +77,57 @@ impl TsType {
 /// How values are held while decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Physical {
+    /// Booleans.
     Bool,
+    /// 32-bit integers (INT32, DATE).
     I32,
+    /// 64-bit integers (INT64, TIMESTAMP, times).
     I64,
+    /// 32-bit floats.
     F32,
+    /// 64-bit floats.
     F64,
+    /// Byte strings (TEXT, STRING, BLOB).
     Bytes,
 }
 
+/// TsFile value encodings (`TSEncoding` ids); `docs/tsfile.md` says which are decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
+    /// PLAIN.
     Plain,
+    /// DICTIONARY.
     Dictionary,
+    /// RLE.
     Rle,
+    /// DIFF.
     Diff,
+    /// TS_2DIFF.
     Ts2Diff,
+    /// BITMAP.
     Bitmap,
+    /// GORILLA_V1.
     GorillaV1,
+    /// REGULAR.
     Regular,
+    /// GORILLA.
     Gorilla,
+    /// ZIGZAG.
     Zigzag,
+    /// FREQ.
     Freq,
+    /// CHIMP.
     Chimp,
+    /// SPRINTZ.
     Sprintz,
+    /// RLBE.
     Rlbe,
+    /// CAMEL.
     Camel,
 }
 
 impl Encoding {
+    /// The encoding of `TSEncoding` id `id`, if it is one.
     pub fn from_id(id: u8) -> Option<Encoding> {
         use Encoding::*;
         Some(match id {
@@ -113,6 +149,7 @@ impl Encoding {
             _ => return None,
         })
     }
+    /// The encoding's name as the writers spell it (`"TS_2DIFF"`).
     pub fn name(self) -> &'static str {
         use Encoding::*;
         match self {
@@ -135,21 +172,34 @@ impl Encoding {
     }
 }
 
+/// TsFile page compressions (`CompressionType` ids); `docs/tsfile.md` says which are
+/// decoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Compression {
+    /// UNCOMPRESSED.
     Uncompressed,
+    /// SNAPPY.
     Snappy,
+    /// GZIP.
     Gzip,
+    /// LZO.
     Lzo,
+    /// SDT.
     Sdt,
+    /// PAA.
     Paa,
+    /// PLA.
     Pla,
+    /// LZ4.
     Lz4,
+    /// ZSTD.
     Zstd,
+    /// LZMA2.
     Lzma2,
 }
 
 impl Compression {
+    /// The compression of `CompressionType` id `id`, if it is one.
     pub fn from_id(id: u8) -> Option<Compression> {
         use Compression::*;
         Some(match id {
@@ -166,6 +216,7 @@ impl Compression {
             _ => return None,
         })
     }
+    /// The compression's name as the writers spell it (`"LZ4"`).
     pub fn name(self) -> &'static str {
         use Compression::*;
         match self {

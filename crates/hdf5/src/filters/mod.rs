@@ -1,7 +1,7 @@
 //! Filter pipeline: deflate, shuffle, Fletcher-32 (verified), LZF, blosc, bitshuffle,
 //! LZ4, Zstandard, bzip2, scale-offset, N-bit; any other id is a clear `Unsupported` error
 //! naming it. The last step writes at most the chunk's size and each earlier one at most
-//! what the next can take (see [`bounds`]): a stream that would produce more is an error,
+//! what the next can take (see `bounds`): a stream that would produce more is an error,
 //! never a larger buffer.
 
 mod bitshuffle;
@@ -27,20 +27,34 @@ use crate::checksum::fletcher32;
 use crate::io::err;
 pub use crate::layout::Filter;
 
+/// Deflate (zlib), HDF5's own.
 pub const DEFLATE: u16 = 1;
+/// Byte shuffle, HDF5's own.
 pub const SHUFFLE: u16 = 2;
+/// Fletcher-32 checksum, HDF5's own.
 pub const FLETCHER32: u16 = 3;
+/// Szip (AEC), HDF5's own.
 pub const SZIP: u16 = 4;
+/// N-bit packing, HDF5's own.
 pub const NBIT: u16 = 5;
+/// Scale-offset, HDF5's own.
 pub const SCALEOFFSET: u16 = 6;
+/// LZF (h5py), a registered plugin id.
 pub const LZF: u16 = 32000;
+/// Blosc (PyTables), a registered plugin id.
 pub const BLOSC: u16 = 32001;
+/// LZ4, a registered plugin id.
 pub const LZ4: u16 = 32004;
+/// Bitshuffle, a registered plugin id.
 pub const BITSHUFFLE: u16 = 32008;
+/// Zstandard, a registered plugin id.
 pub const ZSTD: u16 = 32015;
+/// Blosc2, a registered plugin id.
 pub const BLOSC2: u16 = 32026;
+/// Bzip2 (PyTables), a registered plugin id.
 pub const BZIP2: u16 = 307;
 
+/// The name of filter `id` ("unknown" for one not listed here).
 pub fn filter_name(id: u16) -> &'static str {
     match id {
         DEFLATE => "deflate",
@@ -60,6 +74,8 @@ pub fn filter_name(id: u16) -> &'static str {
     }
 }
 
+/// An `unsupported` error, at `offset`, naming the first filter of the pipeline that this
+/// reader does not decode.
 pub fn check_supported(filters: &[Filter], offset: u64) -> Result<()> {
     for f in filters {
         if !matches!(

@@ -76,14 +76,18 @@ pub fn decode(src: &[u8], cd: &[u32], out: &mut [u8]) -> Result<usize, String> {
 /// reference sample interval, pixels per scanline (the samples of a segment that are data;
 /// `rsi * j` for a plain AEC stream), preprocessing, sample byte order.
 pub struct Coder {
+    /// Bits per sample (1–32).
     pub bps: u32,
+    /// Samples per block.
     pub j: usize,
     /// Blocks per reference sample interval (a segment): one scanline, padded to whole
     /// blocks.
     pub rsi: usize,
     /// Pixels per scanline (the samples of a segment that are data, not padding).
     pub pps: usize,
+    /// Whether samples are preprocessed (unit-delay prediction).
     pub pp: bool,
+    /// Whether samples are most significant byte first.
     pub msb: bool,
 }
 

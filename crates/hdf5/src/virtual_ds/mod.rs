@@ -25,9 +25,11 @@ use mapping::{dims_of, pos, Geometry, Piece};
 /// A source dataset as a virtual dataset's read needs to know it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceInfo {
+    /// The source dataset's shape.
     pub dims: Vec<u64>,
     /// `DatasetInfo::dtype` of the source (must equal the virtual dataset's).
     pub dtype: String,
+    /// Bytes per element (`DatasetInfo::element_size`).
     pub element_size: u64,
 }
 

@@ -1,5 +1,6 @@
 //! Portable kernels (native builds, scalar wasm build, and the reference for tests).
 
+/// [`super::fixint_run`] over all of `src`.
 #[inline]
 pub fn fixint_run(src: &[u8], dst: &mut Vec<i32>) -> usize {
     // Blocks of 16: test the whole block first (vectorizes natively), then copy it.
@@ -21,11 +22,13 @@ pub fn fixint_run(src: &[u8], dst: &mut Vec<i32>) -> usize {
     n + k
 }
 
+/// [`super::tag_run`] over all of `src` (whole records only).
 #[inline]
 pub fn tag_run(src: &[u8], tag: u8, stride: usize) -> usize {
     src.chunks_exact(stride).take_while(|r| r[0] == tag).count()
 }
 
+/// [`super::gather_swap`].
 #[inline]
 pub fn gather_swap(src: &[u8], width: usize, dst: &mut [u8]) {
     match width {
@@ -46,6 +49,7 @@ fn gather<const W: usize>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// [`super::gather_run8`] over all of `src` (whole records only).
 #[inline]
 #[allow(unsafe_code)] // set_len over the spare slots the loop wrote
 pub fn gather_run8<T: bytemuck::Pod>(src: &[u8], tag: u8, dst: &mut Vec<T>) -> usize {

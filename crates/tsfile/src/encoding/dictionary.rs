@@ -4,6 +4,8 @@
 use super::{derr, rle, DResult};
 use crate::bytes::{unzigzag32, uvarint};
 
+/// Decode a DICTIONARY stream into `offsets` (each value's end) and `data`; more than
+/// `limit` values in all is an error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode(buf: &[u8], limit: usize, offsets: &mut Vec<u32>, data: &mut Vec<u8>) -> DResult<()> {
     let mut pos = 0;

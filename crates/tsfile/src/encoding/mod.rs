@@ -26,12 +26,15 @@ pub use prefix::decode_page_prefix;
 /// A decoding failure at byte `pos` of the page stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecErr {
+    /// The byte of the page stream where the failure was found.
     pub pos: usize,
+    /// What was wrong.
     pub msg: String,
     /// A valid stream we do not decode (an encoding not offered for the type), not broken bytes.
     pub unsupported: bool,
 }
 
+/// A result whose error is a [`DecErr`].
 pub type DResult<T> = Result<T, DecErr>;
 
 pub(crate) fn derr(pos: usize, msg: impl Into<String>) -> DecErr {
@@ -52,19 +55,27 @@ pub(crate) fn limit_err(pos: usize, limit: usize) -> DecErr {
 /// The non-null values of one page, in row order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Values {
+    /// BOOLEAN values.
     Bool(Vec<bool>),
+    /// INT32 and DATE values.
     I32(Vec<i32>),
+    /// INT64 and TIMESTAMP values, and times.
     I64(Vec<i64>),
+    /// FLOAT values.
     F32(Vec<f32>),
+    /// DOUBLE values.
     F64(Vec<f64>),
     /// `offsets.len() == n + 1`, value i is `data[offsets[i]..offsets[i+1]]`.
     Bytes {
+        /// Where each value starts, then where the last ends.
         offsets: Vec<u32>,
+        /// The values' bytes, one after another.
         data: Vec<u8>,
     },
 }
 
 impl Values {
+    /// No values, held as `p` says.
     pub fn new(p: Physical) -> Values {
         match p {
             Physical::Bool => Values::Bool(Vec::new()),
@@ -78,6 +89,7 @@ impl Values {
             },
         }
     }
+    /// The number of values.
     pub fn len(&self) -> usize {
         match self {
             Values::Bool(v) => v.len(),
@@ -88,9 +100,11 @@ impl Values {
             Values::Bytes { offsets, .. } => offsets.len() - 1,
         }
     }
+    /// Whether there are no values.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Drop every value, keeping the storage.
     pub fn clear(&mut self) {
         match self {
             Values::Bool(v) => v.clear(),

@@ -6,6 +6,8 @@ use super::{check_limit, derr, DResult};
 use crate::bytes::{unzigzag32, uvarint};
 use arrowsmith_core::simd;
 
+/// Decode PLAIN BOOLEAN values (one byte each), appended to `out`; more than `limit` values in all is an
+/// error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_bool(buf: &[u8], limit: usize, out: &mut Vec<bool>) -> DResult<()> {
     check_limit(out.len(), buf.len(), limit, 0)?;
@@ -13,6 +15,8 @@ pub fn decode_bool(buf: &[u8], limit: usize, out: &mut Vec<bool>) -> DResult<()>
     Ok(())
 }
 
+/// Decode PLAIN INT32 values (svarints), appended to `out`; more than `limit` values in all is an
+/// error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_i32(buf: &[u8], limit: usize, out: &mut Vec<i32>) -> DResult<()> {
     let mut pos = 0;
@@ -113,19 +117,27 @@ pub(crate) fn prefix_fixed<T: bytemuck::Pod + Default>(
     Ok(())
 }
 
+/// Decode PLAIN INT64 values (big-endian), appended to `out`; more than `limit` values in all is an
+/// error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_i64(buf: &[u8], limit: usize, out: &mut Vec<i64>) -> DResult<()> {
     fixed(buf, limit, out)
 }
+/// Decode PLAIN FLOAT values (big-endian), appended to `out`; more than `limit` values in all is an
+/// error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_f32(buf: &[u8], limit: usize, out: &mut Vec<f32>) -> DResult<()> {
     fixed(buf, limit, out)
 }
+/// Decode PLAIN DOUBLE values (big-endian), appended to `out`; more than `limit` values in all is an
+/// error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_f64(buf: &[u8], limit: usize, out: &mut Vec<f64>) -> DResult<()> {
     fixed(buf, limit, out)
 }
 
+/// Decode PLAIN byte strings (svarint length, bytes) into `offsets` (each value's end)
+/// and `data`; more than `limit` values in all is an error.
 #[inline(never)] // out of line: tiers up by itself (crate docs, "First reads")
 pub fn decode_bytes(
     buf: &[u8],

@@ -16,13 +16,14 @@ pub struct Query {
     pub columns: Option<Vec<String>>,
     /// Inclusive time range, in the file's raw time unit.
     pub start: Option<i64>,
+    /// The range's end (inclusive), as `start`.
     pub end: Option<i64>,
     /// Tag equality filters (table model), all must hold.
     pub tags: Vec<(String, String)>,
     /// At most this many rows.
     pub limit: Option<usize>,
     /// Memory this read may take (output rows and page buffers); `None`:
-    /// [`DEFAULT_MAX_READ_BYTES`]. A read that needs more fails with `TooLarge`.
+    /// `DEFAULT_MAX_READ_BYTES`. A read that needs more fails with `TooLarge`.
     pub max_read_bytes: Option<u64>,
     /// IoTDB deletions (`.mods2` / `.mods`) to hide from the read; `None`: the file as written.
     pub mods: Option<Arc<Mods>>,

@@ -7,8 +7,9 @@ use arrowsmith_core::{ErrorCode, TimeUnit};
 
 use crate::builder::Builder;
 use crate::options::{ExtReading, MSGPACKR_RECORD};
-use crate::parser::{err, Parser, Result};
 use crate::tags::{Kind, TAGS};
+
+use super::{err, Parser, Result};
 
 impl Parser<'_> {
     /// An ext value of `len` data bytes (header read; its type byte is next).

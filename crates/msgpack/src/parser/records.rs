@@ -7,8 +7,10 @@ use arrowsmith_core::{DecodeError, ErrorCode};
 
 use crate::builder::{Builder, Data, Reject, Shape, StructData};
 use crate::options::{ManyKeys, Maps};
-use crate::parser::{err, take, Parser, Restart, Result};
+use crate::plan::Restart;
 use crate::tags::{Kind, TAGS};
+
+use super::{err, take, Parser, Result};
 
 /// Why records cannot stay one column per key.
 #[derive(Debug, Clone, Copy)]

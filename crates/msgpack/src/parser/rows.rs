@@ -9,44 +9,16 @@
 //! decision for good, and at most `MAX_WIDE` records columns can turn into Map columns,
 //! so a decode costs a bounded number of passes.
 
-use arrowsmith_core::{Batch, Buffer, Column, DataType, ErrorCode, Field};
+use arrowsmith_core::{Batch, Buffer, Column, DataType, DecodeError, ErrorCode, Field};
 
 use crate::builder::{Builder, Data, Shape};
-use crate::msgpackr::Structures;
-use crate::options::Tuples;
-use crate::parser::{err, Parser, Restart, Result};
+use crate::options::{Layout, Options, Tuples};
+use crate::plan::{Plan, Restart};
 use crate::scan::Scanner;
-use crate::tags::{Kind, TAGS};
-use crate::{not_an_array, trailing, Layout, Options};
+use crate::structures::Structures;
+use crate::tags::{kind_name, Kind, TAGS};
 
-/// Decisions that earlier attempts at one input made.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Plan {
-    /// Rows that are arrays are positional (one column per position).
-    pub positional: bool,
-    /// `Layout::Auto` input with bytes after its top-level array: each value is a row.
-    pub values: bool,
-    /// Serials of the records columns that are Map columns.
-    pub wide: Vec<usize>,
-    /// Ids (`Builder::id`) of the nested columns whose arrays are positional (a Struct
-    /// with one field per position), and of the columns of Rust enums (`Shape::Tagged`).
-    pub tuples: Vec<u64>,
-    pub enums: Vec<u64>,
-    /// Columns that mix str and maps but are not enums (a map of other than one key).
-    pub not_enums: Vec<u64>,
-}
-
-impl Plan {
-    fn shaped_count(&self) -> usize {
-        self.tuples.len() + self.enums.len() + self.not_enums.len()
-    }
-
-    /// Whether some column reads its values another way than by their kinds.
-    #[inline]
-    pub fn shaped(&self) -> bool {
-        !self.tuples.is_empty() || !self.enums.is_empty()
-    }
-}
+use super::{err, Parser, Result};
 
 /// Records columns that may turn into Map columns in one decode.
 const MAX_WIDE: usize = 16;
@@ -68,6 +40,19 @@ pub(crate) enum Rows {
         in_array: bool,
         single: bool,
     },
+}
+
+/// Decode a whole MessagePack input into one batch.
+pub fn decode(bytes: &[u8], opts: &Options) -> std::result::Result<Batch, DecodeError> {
+    decode_rows(
+        bytes,
+        0,
+        opts,
+        Rows::Input,
+        &mut Plan::default(),
+        &mut Structures::default(),
+    )
+    .map(|(batch, _)| batch)
 }
 
 /// Decode the rows of `buf` (at absolute offset `base`) into one batch, retrying as the
@@ -139,6 +124,37 @@ pub(crate) fn decode_rows(
             }
         }
     }
+}
+
+/// The error of a `Layout::Array` input that is not one array.
+pub(crate) fn not_an_array(bytes: &[u8]) -> DecodeError {
+    match bytes.first() {
+        None => err(
+            0,
+            ErrorCode::Truncated,
+            "the input is empty; Layout::Array expects one top-level array".into(),
+        ),
+        Some(&t) => err(
+            0,
+            ErrorCode::Invalid,
+            format!(
+                "Layout::Array expects one top-level array, but the input starts with a {}",
+                kind_name(t)
+            ),
+        ),
+    }
+}
+
+/// The error of a `Layout::Array` input with bytes after its array, from `at` to `len`.
+pub(crate) fn trailing(at: u64, len: u64) -> DecodeError {
+    err(
+        at,
+        ErrorCode::Invalid,
+        format!(
+            "{} more bytes follow the top-level array, which ends at byte {at}; use Layout::Stream for concatenated values",
+            len - at
+        ),
+    )
 }
 
 /// Whether a failed whole-input `Layout::Auto` attempt read a top-level array followed by
