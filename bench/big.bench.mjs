@@ -305,8 +305,8 @@ function blobBounds(best, peer) {
 
 const rows = [];
 const RESULTS = join(root, 'bench/results/big.md');
-// The dated sections written by hand below the generated table (measurements of past
-// sessions) are kept: everything from the file's first `## ` heading on.
+// The sections written by hand below the generated table (earlier measurements, one per case,
+// dated) are kept: everything from the file's first `## ` heading on.
 const history = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8').split(/^(?=## )/m).slice(1).join('').trimEnd() : '';
 /** 1-minute load averages seen before each reader ran. */
 const loads = [];

@@ -135,7 +135,7 @@ const load = machineLoad(load0);
 const minutes = ((performance.now() - started) / 60e3).toFixed(1);
 const text = writeReport(resultsPath('msgpack', opts), {
   title: 'MessagePack decoding benchmark',
-  intro: `\`npm run bench\` (bench/msgpack.bench.mjs; this run took ${minutes} min): the datasets of the foundation issue and the encoding matrix of #23, Arrowsmith (SIMD and scalar builds) vs msgpackr and @msgpack/msgpack, cold (fresh processes) and warm (tinybench) in one run. Time = bytes in a Uint8Array → usable Arrow Table for us (copies out of wasm included), → JS values for the peers.`,
+  intro: `\`npm run bench\` (bench/msgpack.bench.mjs; ${minutes} min for the whole run): the datasets of the foundation issue and the encoding matrix of #23, Arrowsmith (SIMD and scalar builds) vs msgpackr and @msgpack/msgpack, cold (fresh processes) and warm (tinybench) in one run. Time = bytes in a Uint8Array → usable Arrow Table for us (copies out of wasm included), → JS values for the peers.`,
   machineExtra: [[browserVersion ?? '', versions({ npm: ['msgpackr', '@msgpack/msgpack'] })].filter(Boolean).join(', '), load.text],
   sections,
 });
