@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every test: the gates (fmt, clippy, MSRV, tsc, lint), Rust (native), a fuzz smoke, the wasm
+# Every test: the gates (fmt, clippy, MSRV, tsc, lint, docs), Rust (native), a fuzz smoke, the wasm
 # SIMD guard, vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64
 # under qemu, Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
 # consumer tests of the packed tarball (tests/consumers), differential tests against the writers
@@ -34,6 +34,7 @@ gate "cargo clippy -D warnings (fuzz targets)" cargo clippy -q --manifest-path c
 gate "MSRV $msrv builds (cargo +$msrv check)" env CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q --workspace --all-targets
 gate "tsc over sources, tests, demo" tsc -p tsconfig.check.json
 gate "biome lint (import cycles and more)" biome lint
+gate "docs: every backticked path exists, no diary wording" node scripts/check-docs.mjs
 
 step "cargo test (native)"
 cargo test --workspace 2>&1 | tee test-output/cargo.log
