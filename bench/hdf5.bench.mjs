@@ -8,7 +8,7 @@
 // Writes bench/results/hdf5.md. Options: --rounds N, --only TEXT, --no-browser, --no-cold,
 // --no-warm.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import h5wasm from 'h5wasm/node';
@@ -94,8 +94,14 @@ if (rows.length) {
     text: `Medians of one run. h5wasm: also writing the bytes into its in-memory FS. "vs h5wasm" = h5wasm median / this median; "vs h5py" = h5py median / this median.\n\n${mdTable(['dataset', 'reader', 'median ms', 'vs h5wasm', 'vs h5py'], rows)}`,
   });
 }
+// The A/B checks after code changes are recorded by hand under "## Checks after code changes": kept.
+const out = resultsPath('hdf5', opts);
+const kept = join(root, 'bench/results/hdf5.md');
+const prior = existsSync(kept) ? readFileSync(kept, 'utf8') : '';
+const HAND = '\n## Checks after code changes';
+if (prior.includes(HAND)) sections.push({ text: prior.slice(prior.indexOf(HAND) + 1).trimEnd() });
 const load = machineLoad(load0);
-const text = writeReport(resultsPath('hdf5', opts), {
+const text = writeReport(out, {
   title: 'HDF5 variable-length benchmark',
   intro: '`npm run bench:hdf5`. Files written by h5py (scripts/fixtures/hdf5/gen_bench.py). Time from file bytes in memory to a usable table/array, open included.',
   machineExtra: [[browserVersion ?? '', versions({ npm: ['h5wasm', 'jsfive'], python: ['h5py'] })].filter(Boolean).join(', '), load.text],
