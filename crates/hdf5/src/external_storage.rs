@@ -165,7 +165,8 @@ impl Hdf5File {
         }
         let es = ds.dtype.size() as u64;
         let n = raw.len() as u64 / es.max(1);
-        let (fields, columns) = self.decode_selection(&ctx, &ds, raw, nrows, n, path)?;
+        let shape = crate::hyperslab::Slab::rows(start, nrows, &ds.space.dims).shape;
+        let (fields, columns) = self.decode_selection(&ctx, &ds, raw, &shape, n, path)?;
         let mut b = Batch::new(fields, columns);
         b.num_rows = nrows as usize;
         Ok(b)

@@ -11,6 +11,8 @@ export type DecodeErrorCode =
   | 'compression'
   | 'not-found'
   | 'too-large'
+  /** The call's arguments do not fit the data (a selection out of bounds, a zero step, the wrong rank). */
+  | 'argument'
   /** A URL source failed: no answer in time, a refused or reset connection, an HTTP error (see `HttpError`). */
   | 'network'
   /** A URL source changed since it was opened (another size, ETag or Last-Modified). */
