@@ -289,9 +289,8 @@ impl Hdf5Reader {
         let w = window(start, count, select);
         let sources = &self.sources;
         sources.begin();
-        let read = |src: &dyn arrowsmith_core::ByteSource| {
-            f.read_virtual_window(src, path, &w, sources)
-        };
+        let read =
+            |src: &dyn arrowsmith_core::ByteSource| f.read_virtual_window(src, path, &w, sources);
         let out = match &host {
             Some(h) => with_host(&self.cache, &mut self.arena, h, |src| read(src)),
             None => read(&self.cache),

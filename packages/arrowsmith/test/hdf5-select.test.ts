@@ -2,7 +2,7 @@
 // h5py's `ds[selection]` (fixtures/hdf5/select, scripts/fixtures/hdf5/gen_select.py): every
 // layout, chunk index, filter, fill value and rank of the fixtures, on one thread and on
 // pools, from bytes, a path, a Blob and a URL; selections that do not fit are `argument`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -42,6 +42,32 @@ function problem(t: Table | RecordBatch, rows: unknown[], at: string): string | 
     }
   }
   return null;
+}
+
+/** h5py's whole rows with `select` applied as numpy slices (an index drops its level); as rows. */
+function sliced(rows: unknown[], select: Hdf5Select[]): unknown[] {
+  const go = (v: unknown, k: number): unknown => {
+    if (k === select.length) return v;
+    const a = v as unknown[];
+    const e = select[k];
+    if (typeof e === 'number') return go(a[e], k + 1);
+    if (e === null || e === undefined) return a.map((x) => go(x, k + 1));
+    const [start, count, step = 1] = e;
+    return Array.from({ length: count }, (_, i) => go(a[start + i * step], k + 1));
+  };
+  const out = go(rows, 0);
+  return select.some((e) => typeof e !== 'number') ? (out as unknown[]) : [out];
+}
+
+/** Selections for a dataset of `dims`: whole, each dimension's last index, every other index from 1, a mix. */
+function selections(dims: number[]): Hdf5Select[][] {
+  const out: Hdf5Select[][] = [dims.map(() => null)];
+  dims.forEach((d, k) => {
+    out.push(dims.map((_, j) => (j === k ? d - 1 : null)));
+    out.push(dims.map((_, j) => (j === k ? [Math.min(1, d), Math.ceil((d - 1) / 2), 2] : null)));
+  });
+  out.push(dims.map((d, k) => (k % 3 === 0 ? Math.floor(d / 2) : k % 3 === 1 ? [0, Math.ceil(d / 2), 2] : [d - 1, 1])));
+  return out;
 }
 
 const shapeOf = (t: Table | RecordBatch) => JSON.parse(t.schema.metadata.get('shape') ?? 'null') as number[] | null;
@@ -159,6 +185,37 @@ describe('HDF5 selections', () => {
       expect(t.numRows).toBe(9);
       expect(shapeOf(t)).toEqual([9, 0]);
       expect(String(t.schema.fields[0]!.type)).toBe('FixedSizeList[0]<Uint16>');
+    });
+  }
+
+  for (const { mode, options } of MODES) {
+    it(`selections of virtual datasets and external storage equal h5py's (${mode})`, async () => {
+      const problems: string[] = [];
+      const vdsDir = join(FIXTURES, 'hdf5/vds');
+      const vds = parseExact(readFileSync(join(vdsDir, 'vds_latest.json'), 'utf8')) as { datasets: Record<string, { shape: number[]; rows: unknown[] }>; errors: Record<string, string> };
+      await using v = await openHdf5(join(vdsDir, 'vds_latest.h5'), { ...options(), resolve: (n) => (existsSync(join(vdsDir, n)) ? join(vdsDir, n) : undefined) });
+      for (const [path, d] of Object.entries(vds.datasets)) {
+        if (path in vds.errors) continue;
+        for (const sel of selections(d.shape)) {
+          const t = await v.read(path, { select: sel });
+          const p = problem(t, sliced(d.rows, sel), `vds ${path}${JSON.stringify(sel)}`);
+          if (p) problems.push(p);
+          const got: unknown[] = [];
+          for await (const b of v.batches(path, { select: sel, rows: 2 })) for (let i = 0; i < b.numRows; i++) got.push(valueAt(b.getChildAt(0)!, i));
+          const d2 = diff(got, sliced(d.rows, sel), `vds batches ${path}${JSON.stringify(sel)}`);
+          if (d2) problems.push(d2);
+        }
+      }
+      const extDir = join(FIXTURES, 'hdf5/extstore');
+      const ext = parseExact(readFileSync(join(extDir, 'extstore.json'), 'utf8')) as { datasets: Record<string, { shape: number[]; rows: unknown[] }> };
+      await using e = await openHdf5(join(extDir, 'extstore.h5'), { ...options(), resolve: (n) => join(extDir, n) });
+      for (const [path, d] of Object.entries(ext.datasets)) {
+        for (const sel of selections(d.shape)) {
+          const p = problem(await e.read(path, { select: sel }), sliced(d.rows, sel), `extstore ${path}${JSON.stringify(sel)}`);
+          if (p) problems.push(p);
+        }
+      }
+      expect(problems).toEqual([]);
     });
   }
 });
