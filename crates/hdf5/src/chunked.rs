@@ -19,6 +19,36 @@ use crate::io::invalid;
 use crate::layout::ChunkIndexKind;
 use crate::limits::too_large;
 
+/// Ask the host for every range of `spans` (absolute offset, length) not loaded yet at
+/// once: one `NeedBytes` for a coalesced span of neighbouring missing ranges (gaps under
+/// 1 MiB, at most `max` bytes), not one per round trip. Ranges past the file or over `max`
+/// are left to the read, which reports them.
+pub(crate) fn ask_missing(
+    ctx: &Ctx,
+    spans: impl Iterator<Item = (u64, u64)>,
+    max: u64,
+) -> Result<()> {
+    let mut missing: Vec<(u64, u64)> = spans
+        .filter(|&(a, l)| {
+            let in_file = a.checked_add(l).is_some_and(|e| e <= ctx.src.size());
+            in_file && l <= max && ctx.src.get(a, l as usize).is_none()
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    missing.sort_unstable();
+    let (s0, l0) = missing[0];
+    let mut end = s0 + l0;
+    for &(s, l) in &missing[1..] {
+        if s > end.saturating_add(1 << 20) || (s + l - s0) > max {
+            break;
+        }
+        end = end.max(s + l);
+    }
+    Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0))
+}
+
 impl Hdf5File {
     /// The bytes of `sel` (`total` of them) in a chunked dataset (`chunk`: chunk dims,
     /// index kind and address); `filled` makes the output prefilled with the fill value.
@@ -80,28 +110,11 @@ impl Hdf5File {
                         .any(|(&c, (&n, &d))| c.saturating_add(n) > d)
         };
         let stored_len = |r: &ChunkRec| if unfiltered(r) { cb } else { r.size };
-        let mut missing: Vec<(u64, u64)> = recs
+        let missing = recs
             .iter()
             .filter(|r| !self.chunks.has(key(r)))
-            .filter_map(|r| {
-                let a = ctx.abs(r.addr).ok()?;
-                let l = stored_len(r);
-                let in_file = a.checked_add(l).is_some_and(|e| e <= ctx.src.size());
-                (in_file && l <= max && ctx.src.get(a, l as usize).is_none()).then_some((a, l))
-            })
-            .collect();
-        if !missing.is_empty() {
-            missing.sort_unstable();
-            let (s0, l0) = missing[0];
-            let mut end = s0 + l0;
-            for &(s, l) in &missing[1..] {
-                if s > end.saturating_add(1 << 20) || (s + l - s0) > max {
-                    break;
-                }
-                end = end.max(s + l);
-            }
-            return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
-        }
+            .filter_map(|r| Some((ctx.abs(r.addr).ok()?, stored_len(r))));
+        ask_missing(ctx, missing, max)?;
         // A selection of whole rows whose chunks hold whole rows (all trailing dimensions):
         // each chunk is one run of `out`.
         let rows = sel.row_window(dims).filter(|_| cdims[1..] == dims[1..]);

@@ -6,11 +6,12 @@ use std::borrow::Cow;
 use arrowsmith_core::Result;
 
 use crate::chunk_copy::{copy_block, Block};
+use crate::chunked::ask_missing;
 use crate::ctx::Ctx;
 use crate::dataset::Dataset;
 use crate::file::Hdf5File;
 use crate::hyperslab::Slab;
-use crate::io::{invalid, UNDEF};
+use crate::io::{self, invalid, UNDEF};
 use crate::layout::Layout;
 use crate::limits::too_large;
 
@@ -115,14 +116,6 @@ impl Hdf5File {
                     .zip(last)
                     .and_then(|(f, l)| Some((f, (l - f + 1).checked_mul(es)?)))
                     .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
-                if len > self.max_read_bytes {
-                    return Err(too_large(
-                        ds.at,
-                        len,
-                        self.max_read_bytes,
-                        "the span of contiguous data a selection reaches",
-                    ));
-                }
                 (first.saturating_mul(es), len, Some(first))
             }
         };
@@ -155,7 +148,18 @@ impl Hdf5File {
                 if *addr == UNDEF {
                     return Ok(Cow::Owned(filled()));
                 }
+                if let Some(out) = self.contiguous_bands(ctx, ds, *addr, sel, span.1, total)? {
+                    return Ok(Cow::Owned(out));
+                }
                 let (s, len, skip) = span;
+                if len > self.max_read_bytes {
+                    return Err(too_large(
+                        ds.at,
+                        len,
+                        self.max_read_bytes,
+                        "the span of contiguous data a selection reaches",
+                    ));
+                }
                 let b = ctx.read(addr.saturating_add(s), len, "contiguous dataset data")?;
                 Ok(match skip {
                     None => Cow::Borrowed(b),
@@ -175,6 +179,66 @@ impl Hdf5File {
             // Assembled from its sources by `read` (virtual_ds), never read here.
             Layout::Virtual { .. } => Err(crate::io::unsupported(ds.at, "virtual dataset")),
         }
+    }
+}
+
+impl Hdf5File {
+    /// A selection of contiguous data read per selected index of the first dimension
+    /// ("bands": from the first to the last selected element of that index), when those
+    /// together are under half the selection's whole span (`span` bytes): a column of a
+    /// big matrix fetches its part of each row, not the matrix. `None`: read the span.
+    fn contiguous_bands(
+        &self,
+        ctx: &Ctx,
+        ds: &Dataset,
+        addr: u64,
+        sel: &Slab,
+        span: u64,
+        total: u64,
+    ) -> Result<Option<Vec<u8>>> {
+        let dims = &ds.space.dims;
+        if dims.len() < 2 || sel.row_window(dims).is_some() {
+            return Ok(None);
+        }
+        let es = ds.dtype.size() as u64;
+        let strides = strides(dims);
+        // Element offsets of a band's first and last element within its index's slice
+        // (bounded: the whole span's were computed without overflow).
+        let first: u64 = (1..dims.len()).map(|k| sel.start[k] * strides[k]).sum();
+        let last: u64 = (1..dims.len())
+            .map(|k| (sel.bounds(k).end - 1) * strides[k])
+            .sum();
+        let band = (last - first + 1) * es;
+        if sel.count[0].saturating_mul(band).saturating_mul(2) >= span {
+            return Ok(None);
+        }
+        let base = ctx.abs(addr)?;
+        let at = |i: u64| -> Option<u64> {
+            let i0 = sel.start[0] + i * sel.step[0];
+            i0.checked_mul(strides[0])?
+                .checked_add(first)?
+                .checked_mul(es)?
+                .checked_add(base)
+        };
+        let bands = (0..sel.count[0]).filter_map(|i| Some((at(i)?, band)));
+        ask_missing(ctx, bands, self.max_read_bytes)?;
+        let mut out = vec![0u8; total as usize];
+        let mut org = vec![0u64; dims.len()];
+        let mut bdims = dims.to_vec();
+        bdims[0] = 1;
+        for i in 0..sel.count[0] {
+            org[0] = sel.start[0] + i * sel.step[0];
+            let a = at(i).ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
+            let data = io::read_abs(ctx.src, a, band, "contiguous dataset data")?;
+            let b = Block {
+                org: &org,
+                dims: &bdims,
+                skip: first,
+                data,
+            };
+            copy_block(&mut out, &b, sel, es as usize)?;
+        }
+        Ok(Some(out))
     }
 }
 

@@ -284,3 +284,26 @@ fn a_selection_reads_only_the_chunks_it_touches() {
     ]);
     assert_eq!(whole.len() - strided.len(), 15, "chunks not read");
 }
+
+/// A column of contiguous data reads its part of each row, not the span from its first to
+/// its last element: `/c3` (5 × 6 × 7 float64, 1680 bytes) at `[:, 5, 3]` reads 5 × 8 bytes.
+#[test]
+fn a_contiguous_column_reads_its_elements_only() {
+    let bytes = load("select_latest.h5");
+    let f = Hdf5File::open(&bytes).unwrap();
+    let info = f.info(&bytes, "/c3").unwrap();
+    assert_eq!(info.layout, "contiguous");
+    let read = |sel: &[Select]| {
+        let rec = Recording {
+            bytes: &bytes,
+            gets: Default::default(),
+        };
+        f.read_select(&rec, "/c3", sel).unwrap();
+        rec.gets.into_inner()
+    };
+    let whole = read(&[Select::All, Select::All, Select::All]);
+    let column = read(&[Select::All, Select::Index(5), Select::Index(3)]);
+    let data: Vec<_> = column.difference(&whole).collect();
+    assert_eq!(data.len(), 5, "{data:?}");
+    assert!(data.iter().all(|&&(_, len)| len == 8), "{data:?}");
+}

@@ -382,7 +382,9 @@ export class Hdf5File extends FileReaderBase {
 
   /**
    * Rows of a dataset as an Arrow Table: a compound → one column per member; any other
-   * type → one column named after the dataset; trailing dimensions → FixedSizeList.
+   * type → one column named after the dataset; trailing dimensions → FixedSizeList. With
+   * `select`, an N-D hyperslab mapped the same way by the result's shape (schema metadata
+   * `shape`; see `Hdf5ReadOptions.select`).
    */
   read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
     return this.#via(path, options.signal, () => this.#read(path, options), (f, p) => f.read(p, options));
@@ -484,7 +486,8 @@ export class Hdf5File extends FileReaderBase {
 
   /**
    * The dataset in RecordBatches of `rows` rows (by default whole chunks, about 16 MiB a
-   * batch), in order. Each batch's bytes are fetched while the one before decodes; values
+   * batch), in order; with `select`, the selection's first kept dimension in pieces of
+   * `rows`. Each batch's bytes are fetched while the one before decodes; values
    * stored as Arrow holds them (uncompressed little-endian numbers) are not decoded at all:
    * from a file or Blob, a few batches are read ahead and the bytes read become the column,
    * on this thread even with a pool (there is nothing to decode: workers would only copy).
