@@ -75,8 +75,8 @@ impl Hdf5File {
             }
             // A null dataspace holds nothing: only the empty selection fits it.
             Window::Select(sel) if ds.space.null && sel.is_empty() => Ok(Slab::rows(0, 0, dims)),
+            // The request is wrong, not a byte of the file: no offset.
             Window::Select(sel) => Slab::select(sel, dims).map_err(|mut e| {
-                e.offset = ds.at;
                 e.message = format!("{path}: {}", e.message);
                 e
             }),

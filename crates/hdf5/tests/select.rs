@@ -215,6 +215,7 @@ fn selections_that_do_not_fit_are_argument_errors() {
     for (path, sel, words) in bad {
         let e = f.read_select(&bytes, path, sel).unwrap_err();
         assert_eq!(e.code, ErrorCode::Argument, "{path} {sel:?}: {e}");
+        assert_eq!(e.offset, 0, "{path} {sel:?}: not a place in the file");
         assert!(
             e.message.contains(words) && e.message.contains(path),
             "{path} {sel:?}: {e}"

@@ -173,6 +173,7 @@ describe('HDF5 selections', () => {
         const e = await f.read(path, { select: select as Hdf5Select[] }).catch((x: unknown) => x);
         expect(e, `${path} ${JSON.stringify(select)}`).toBeInstanceOf(DecodeError);
         expect((e as DecodeError).code, `${path} ${JSON.stringify(select)}: ${(e as Error).message}`).toBe('argument');
+        expect((e as DecodeError).offset).toBeUndefined();
         const b = await (async () => {
           for await (const _ of f.batches(path, { select: select as Hdf5Select[] }));
         })().catch((x: unknown) => x);
