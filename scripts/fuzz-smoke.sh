@@ -18,7 +18,7 @@ fi
 cargo fuzz build -s none --fuzz-dir crates/fuzz || { echo "fuzz-smoke: 0 passed, 1 failed"; exit 1; }
 
 # Seeds per target: a fixtures folder and a name pattern (targets not listed run unseeded).
-declare -A SEEDS=([msgpack]="fixtures/msgpack *" [tsfile]="fixtures/tsfile *.tsfile" [tsfile_mods]="fixtures/tsfile *.mods*" [hdf5]="fixtures/hdf5 *")
+declare -A SEEDS=([msgpack]="fixtures/msgpack *" [tsfile]="fixtures/tsfile *.tsfile" [tsfile_mods]="fixtures/tsfile *.mods*" [hdf5]="fixtures/hdf5 *" [hdf5_select]="fixtures/hdf5/select *.h5")
 targets=$(cargo fuzz list --fuzz-dir crates/fuzz) || { echo "fuzz-smoke: 0 passed, 1 failed"; exit 1; }
 passed=0; failed=0
 work="$(mktemp -d)"

@@ -50,6 +50,9 @@ pub enum ErrorCode {
     /// The read needs more memory than its limit allows (`need_len` holds the bytes it
     /// needs): read a smaller selection, stream it in batches, or raise the limit.
     TooLarge,
+    /// The caller's arguments do not fit the data (a selection out of bounds, a zero
+    /// step, the wrong number of dimensions): the bytes are fine, the request is not.
+    Argument,
     /// The reader needs bytes the host has not supplied yet: fetch `offset..offset+len`
     /// into the [`RangeCache`](crate::RangeCache) and call again. Never shown to users.
     NeedBytes,
@@ -70,6 +73,7 @@ impl ErrorCode {
             ErrorCode::Compression => "compression",
             ErrorCode::NotFound => "not-found",
             ErrorCode::TooLarge => "too-large",
+            ErrorCode::Argument => "argument",
             ErrorCode::NeedBytes => "need-bytes",
         }
     }

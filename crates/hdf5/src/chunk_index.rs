@@ -1,7 +1,5 @@
 //! Chunk indexes: v1 B-tree, single chunk, implicit, fixed array, extensible array,
-//! v2 B-tree. Each yields the stored chunks overlapping a row range.
-
-use std::ops::Range;
+//! v2 B-tree. Each yields the stored chunks holding elements of a selection.
 
 use arrowsmith_core::Result;
 
@@ -9,6 +7,7 @@ use crate::btree_v1::{self, ChunkRec};
 use crate::btree_v2;
 use crate::checksum;
 use crate::ctx::Ctx;
+use crate::hyperslab::Slab;
 use crate::io::{invalid, le_uint, unsupported, Cur, UNDEF};
 use crate::layout::ChunkIndexKind;
 
@@ -26,44 +25,55 @@ impl ChunkGeom<'_> {
             .iter()
             .fold(self.elem_size, |a, &c| a.saturating_mul(c))
     }
-    fn overlaps(&self, coords: &[u64], rows: &Range<u64>) -> bool {
-        coords[0] < rows.end
-            && coords[0].saturating_add(self.chunk[0]) > rows.start
-            && coords.iter().zip(self.dims).all(|(c, d)| c < d)
+    /// Whether the chunk at `coords` is in the dataspace and holds selected elements.
+    fn overlaps(&self, coords: &[u64], sel: &Slab) -> bool {
+        coords.iter().zip(self.dims).all(|(c, d)| c < d)
+            && (0..coords.len()).all(|k| sel.touches(k, coords[k], self.chunk[k]))
     }
-    /// Visit the scaled grid coordinates of the chunks that overlap `rows` (lazily: the
-    /// grid of a sparse dataset may be far larger than the chunks stored).
-    fn grid(&self, rows: &Range<u64>, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
-        let n: Vec<u64> = self
-            .dims
-            .iter()
-            .zip(self.chunk)
-            .map(|(d, c)| d.div_ceil(*c))
-            .collect();
-        if rows.start >= rows.end || n.contains(&0) {
+    /// Visit the scaled grid coordinates of the chunks holding selected elements (lazily:
+    /// the grid of a sparse dataset may be far larger than the chunks stored).
+    fn grid(&self, sel: &Slab, f: &mut dyn FnMut(&[u64]) -> Result<()>) -> Result<()> {
+        if sel.is_empty() || self.chunk.contains(&0) {
             return Ok(());
         }
-        let lo = rows.start / self.chunk[0];
-        let hi = (rows.end - 1) / self.chunk[0];
-        let mut s = vec![0u64; n.len()];
-        s[0] = lo;
+        // Per dimension, the grid cells between the first and last selected index that
+        // hold one (a step wider than a chunk skips cells).
+        let mut cells: Vec<Vec<u64>> = Vec::with_capacity(self.dims.len());
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let b = sel.bounds(k);
+            let (lo, hi) = (b.start / c, (b.end - 1) / c);
+            // Whichever is fewer: the selected indices or the cells they span.
+            let v: Vec<u64> = if sel.count[k] <= hi - lo {
+                let mut v: Vec<u64> = (0..sel.count[k])
+                    .map(|i| (sel.start[k] + i * sel.step[k]) / c)
+                    .collect();
+                v.dedup();
+                v
+            } else {
+                (lo..=hi).filter(|&j| sel.touches(k, j * c, c)).collect()
+            };
+            if v.is_empty() {
+                return Ok(());
+            }
+            cells.push(v);
+        }
+        let mut i = vec![0usize; cells.len()];
+        let mut s: Vec<u64> = cells.iter().map(|v| v[0]).collect();
         loop {
             f(&s)?;
-            let mut k = n.len();
+            let mut k = cells.len();
             loop {
                 if k == 0 {
                     return Ok(());
                 }
                 k -= 1;
-                s[k] += 1;
-                let lim = if k == 0 { hi + 1 } else { n[k] };
-                if s[k] < lim {
+                i[k] += 1;
+                if i[k] < cells[k].len() {
+                    s[k] = cells[k][i[k]];
                     break;
                 }
-                if k == 0 {
-                    return Ok(());
-                }
-                s[k] = 0;
+                i[k] = 0;
+                s[k] = cells[k][0];
             }
         }
     }
@@ -95,7 +105,7 @@ pub fn chunks(
     kind: &ChunkIndexKind,
     addr: u64,
     g: &ChunkGeom,
-    rows: Range<u64>,
+    sel: &Slab,
 ) -> Result<Vec<ChunkRec>> {
     if addr == UNDEF {
         return Ok(Vec::new());
@@ -105,7 +115,7 @@ pub fn chunks(
     match kind {
         ChunkIndexKind::BTreeV1 => {
             for c in btree_v1::chunks(ctx, addr, rank)? {
-                if g.overlaps(&c.coords[..rank], &rows) {
+                if g.overlaps(&c.coords[..rank], sel) {
                     out.push(ChunkRec {
                         coords: c.coords[..rank].to_vec(),
                         ..c
@@ -116,7 +126,7 @@ pub fn chunks(
         ChunkIndexKind::Single(f) => {
             let (size, mask) = f.unwrap_or((g.chunk_bytes(), 0));
             let coords = vec![0; rank];
-            if g.overlaps(&coords, &rows) {
+            if g.overlaps(&coords, sel) {
                 out.push(ChunkRec {
                     coords,
                     addr,
@@ -127,7 +137,7 @@ pub fn chunks(
         }
         ChunkIndexKind::Implicit => {
             let cb = g.chunk_bytes();
-            g.grid(&rows, &mut |s| {
+            g.grid(sel, &mut |s| {
                 let i = g.linear(s, false);
                 let a = i
                     .checked_mul(cb)
@@ -144,7 +154,7 @@ pub fn chunks(
         }
         ChunkIndexKind::FixedArray { .. } => {
             let fa = FixedArray::open(ctx, addr)?;
-            g.grid(&rows, &mut |s| {
+            g.grid(sel, &mut |s| {
                 if let Some((a, size, mask)) = fa.get(ctx, g.linear(s, false), g)? {
                     out.push(ChunkRec {
                         coords: g.coords(s),
@@ -158,7 +168,7 @@ pub fn chunks(
         }
         ChunkIndexKind::ExtensibleArray { .. } => {
             let ea = ExtArray::open(ctx, addr)?;
-            g.grid(&rows, &mut |s| {
+            g.grid(sel, &mut |s| {
                 if let Some((a, size, mask)) = ea.get(ctx, g.linear(s, true), g)? {
                     out.push(ChunkRec {
                         coords: g.coords(s),
@@ -195,7 +205,7 @@ pub fn chunks(
                 for k in 0..rank {
                     coords.push(c.u64()?.saturating_mul(g.chunk[k]));
                 }
-                if a != UNDEF && g.overlaps(&coords, &rows) {
+                if a != UNDEF && g.overlaps(&coords, sel) {
                     out.push(ChunkRec {
                         coords,
                         addr: a,

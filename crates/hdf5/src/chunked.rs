@@ -1,4 +1,4 @@
-//! The chunked read: the chunks a row selection touches, fetched in one request, filtered
+//! The chunked read: the chunks a selection touches, fetched in one request, filtered
 //! (straight into place when they tile it), and copied into the selection; chunks it covers
 //! in part are kept decoded for the next window (see [`crate::chunk_cache`]).
 
@@ -8,41 +8,58 @@ use arrowsmith_core::{DecodeError, Format, Result};
 
 use crate::btree_v1::ChunkRec;
 use crate::chunk_cache::{self, CHUNK_CACHE_BYTES};
-use crate::chunk_copy::copy_chunk;
+use crate::chunk_copy::{copy_block, Block};
 use crate::chunk_index::{self, ChunkGeom};
 use crate::ctx::Ctx;
 use crate::dataset::Dataset;
 use crate::file::Hdf5File;
 use crate::filters;
+use crate::hyperslab::Slab;
 use crate::io::invalid;
 use crate::layout::ChunkIndexKind;
 use crate::limits::too_large;
 
-/// Rows `start .. start+nrows` of `row_bytes` each, `total` bytes in all.
-pub(crate) struct Selection {
-    pub start: u64,
-    pub nrows: u64,
-    pub row_bytes: u64,
-    pub total: u64,
+/// Ask the host for every range of `spans` (absolute offset, length) not loaded yet at
+/// once: one `NeedBytes` for a coalesced span of neighbouring missing ranges (gaps under
+/// 1 MiB, at most `max` bytes), not one per round trip. Ranges past the file or over `max`
+/// are left to the read, which reports them.
+pub(crate) fn ask_missing(
+    ctx: &Ctx,
+    spans: impl Iterator<Item = (u64, u64)>,
+    max: u64,
+) -> Result<()> {
+    let mut missing: Vec<(u64, u64)> = spans
+        .filter(|&(a, l)| {
+            let in_file = a.checked_add(l).is_some_and(|e| e <= ctx.src.size());
+            in_file && l <= max && ctx.src.get(a, l as usize).is_none()
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    missing.sort_unstable();
+    let (s0, l0) = missing[0];
+    let mut end = s0 + l0;
+    for &(s, l) in &missing[1..] {
+        if s > end.saturating_add(1 << 20) || (s + l - s0) > max {
+            break;
+        }
+        end = end.max(s + l);
+    }
+    Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0))
 }
 
 impl Hdf5File {
-    /// The selection's bytes of a chunked dataset (`chunk`: chunk dims, index kind and
-    /// address); `filled` makes the output prefilled with the fill value.
+    /// The bytes of `sel` (`total` of them) in a chunked dataset (`chunk`: chunk dims,
+    /// index kind and address); `filled` makes the output prefilled with the fill value.
     pub(crate) fn read_chunked(
         &self,
         ctx: &Ctx,
         ds: &Dataset,
         (cdims, index, addr): (&[u64], &ChunkIndexKind, u64),
-        sel: &Selection,
+        (sel, total): (&Slab, u64),
         filled: impl FnOnce() -> Vec<u8>,
     ) -> Result<Vec<u8>> {
-        let Selection {
-            start,
-            nrows,
-            row_bytes,
-            total,
-        } = *sel;
         let max = self.max_read_bytes;
         let es = ds.dtype.size() as u64;
         let dims = &ds.space.dims;
@@ -61,14 +78,16 @@ impl Hdf5File {
         if cb > max {
             return Err(too_large(ds.at, cb, max, "one chunk"));
         }
-        let recs = chunk_index::chunks(ctx, index, addr, &g, start..start + nrows)?;
+        let recs = chunk_index::chunks(ctx, index, addr, &g, sel)?;
         let key = |r: &ChunkRec| -> chunk_cache::Key { (ds.at, r.addr, r.size, r.mask) };
-        // A chunk whose rows (within the dataset) the selection covers in part: the next
-        // window needs it again, so it is kept decoded, if all such chunks fit the budget.
-        let end = start + nrows;
+        // A chunk whose elements (within the dataset) the selection covers in part: the
+        // next window needs it again, so it is kept decoded, if all such chunks fit the
+        // budget.
         let partial = |r: &ChunkRec| {
-            let r0 = r.coords[0];
-            r0 < start || r0.saturating_add(cdims[0]).min(dims[0]) > end
+            !(0..dims.len()).all(|k| {
+                let c = r.coords[k];
+                sel.covers(k, c, c.saturating_add(cdims[k]).min(dims[k]))
+            })
         };
         let keep = recs.iter().filter(|r| partial(r)).count() as u64 * cb <= CHUNK_CACHE_BYTES;
         // Ask the host for every missing chunk at once (one coalesced span of
@@ -91,34 +110,21 @@ impl Hdf5File {
                         .any(|(&c, (&n, &d))| c.saturating_add(n) > d)
         };
         let stored_len = |r: &ChunkRec| if unfiltered(r) { cb } else { r.size };
-        let mut missing: Vec<(u64, u64)> = recs
+        let missing = recs
             .iter()
             .filter(|r| !self.chunks.has(key(r)))
-            .filter_map(|r| {
-                let a = ctx.abs(r.addr).ok()?;
-                let l = stored_len(r);
-                let in_file = a.checked_add(l).is_some_and(|e| e <= ctx.src.size());
-                (in_file && l <= max && ctx.src.get(a, l as usize).is_none()).then_some((a, l))
-            })
-            .collect();
-        if !missing.is_empty() {
-            missing.sort_unstable();
-            let (s0, l0) = missing[0];
-            let mut end = s0 + l0;
-            for &(s, l) in &missing[1..] {
-                if s > end.saturating_add(1 << 20) || (s + l - s0) > max {
-                    break;
-                }
-                end = end.max(s + l);
-            }
-            return Err(DecodeError::need_bytes(Format::Hdf5, s0, end - s0));
-        }
-        // Chunks of whole rows (all trailing dimensions) are one run of `out`.
-        let whole_rows = cdims[1..] == dims[1..];
+            .filter_map(|r| Some((ctx.abs(r.addr).ok()?, stored_len(r))));
+        ask_missing(ctx, missing, max)?;
+        // A selection of whole rows whose chunks hold whole rows (all trailing dimensions):
+        // each chunk is one run of `out`.
+        let rows = sel.row_window(dims).filter(|_| cdims[1..] == dims[1..]);
+        let (start, nrows) = rows.unwrap_or((0, 0));
+        let row_bytes = cdims[1..].iter().product::<u64>() * es;
+        let end = start + nrows;
         // Filtered chunks of whole rows that tile the selection exactly are all
         // filtered straight into place (below), writing every byte of `out`: then
         // it needs no fill.
-        let tiled = !ds.filters.is_empty() && whole_rows && {
+        let tiled = !ds.filters.is_empty() && rows.is_some() && {
             let mut rows: Vec<u64> = recs
                 .iter()
                 .filter(|r| r.coords[1..].iter().all(|&c| c == 0))
@@ -139,7 +145,13 @@ impl Hdf5File {
         };
         for r in recs {
             let copy = |out: &mut [u8], data: &[u8]| {
-                copy_chunk(out, data, &r, cdims, dims, start, nrows, es as usize)
+                let b = Block {
+                    org: &r.coords,
+                    dims: cdims,
+                    skip: 0,
+                    data,
+                };
+                copy_block(out, &b, sel, es as usize)
             };
             if let Some(done) = self.chunks.with(key(&r), |data| copy(&mut out, data)) {
                 done?;
@@ -148,7 +160,8 @@ impl Hdf5File {
             let raw = ctx.read(r.addr, stored_len(&r), "chunk")?;
             let r0 = r.coords[0];
             let inside = r0 >= start && r0.saturating_add(cdims[0]) <= end;
-            if !unfiltered(&r) && whole_rows && inside && r.coords[1..].iter().all(|&c| c == 0) {
+            if !unfiltered(&r) && rows.is_some() && inside && r.coords[1..].iter().all(|&c| c == 0)
+            {
                 // Filter straight into place: (r0 - start + cdims[0]) * row_bytes
                 // <= nrows * row_bytes = out.len(), and cb = cdims[0] * row_bytes.
                 let d = ((r0 - start) * row_bytes) as usize;
@@ -223,10 +236,10 @@ mod tests {
     fn raw(f: &Hdf5File, src: &Counting, path: &str, windows: &[(u64, u64)]) -> Vec<u8> {
         let ctx = f.ctx(src);
         let ds = f.dataset(&ctx, path).unwrap();
-        let row_elems: u64 = ds.space.dims[1..].iter().product();
         let mut out = Vec::new();
         for &(s, n) in windows {
-            out.extend_from_slice(&f.read_raw(&ctx, &ds, s, n, row_elems).unwrap());
+            let sel = Slab::rows(s, n, &ds.space.dims);
+            out.extend_from_slice(&f.read_raw(&ctx, &ds, &sel).unwrap());
         }
         out
     }
@@ -264,7 +277,8 @@ mod tests {
                 elem_size: ds.dtype.size() as u64,
                 filtered: !ds.filters.is_empty(),
             };
-            let recs = chunk_index::chunks(&ctx, index, *addr, &g, 0..rows).unwrap();
+            let all = Slab::rows(0, rows, &ds.space.dims);
+            let recs = chunk_index::chunks(&ctx, index, *addr, &g, &all).unwrap();
             assert!(recs.len() > 1, "{path}");
             let counting = || Counting {
                 bytes: &b,

@@ -104,7 +104,8 @@ impl Hdf5File {
                     elem_size: es,
                     filtered: false,
                 };
-                let mut recs = chunk_index::chunks(&ctx, index, *addr, &g, start..end)?;
+                let sel = crate::hyperslab::Slab::rows(start, nrows, dims);
+                let mut recs = chunk_index::chunks(&ctx, index, *addr, &g, &sel)?;
                 recs.sort_unstable_by_key(|r| r.coords[0]);
                 let mut at = start;
                 for r in &recs {

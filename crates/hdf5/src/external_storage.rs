@@ -2,14 +2,17 @@
 //! data lives in other files, as a list of (file name, offset in it, bytes) slots; the
 //! names are in a local heap.
 
-use arrowsmith_core::{Batch, ByteSource, ErrorCode, Result};
+use arrowsmith_core::{Batch, ByteSource, Result};
 
 use crate::ctx::Ctx;
 use crate::dataset::Dataset;
 use crate::file::Hdf5File;
-use crate::io::{err, invalid, unsupported, Cur};
+use crate::hyperslab::Window;
+use crate::io::{invalid, unsupported, Cur};
 use crate::local_heap::LocalHeap;
 use crate::object_header::Message;
+use crate::read::rows_of;
+use crate::selection::{bounding_rows, from_rows, selection_bytes};
 
 /// One slot: `size` bytes of the dataset's raw data at `offset` in the file `name`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,13 +93,26 @@ impl Hdf5File {
         start: u64,
         count: Option<u64>,
     ) -> Result<Option<Vec<(String, u64, u64)>>> {
+        self.external_ranges_window(src, path, &Window::Rows { start, count })
+    }
+
+    /// [`external_ranges`](Self::external_ranges) of a [`Window`]: for a hyperslab, the
+    /// pieces of the rows from its first to its last index in the first dimension.
+    pub fn external_ranges_window(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        window: &Window,
+    ) -> Result<Option<Vec<(String, u64, u64)>>> {
         let ctx = self.ctx(src);
         let addr = self.resolve(&ctx, path, 0)?;
         let (ds, slots) = self.dataset_and_external(&ctx, addr)?;
         let Some(slots) = slots else {
             return Ok(None);
         };
-        let (nrows, row_bytes) = rows(&ds, path, start, count)?;
+        let sel = self.slab(&ds, path, window)?;
+        let (start, nrows) = bounding_rows(&sel, &ds.space.dims);
+        let row_bytes = row_bytes(&ds)?;
         let too_big = || invalid(ds.at, format!("{path}: selection too large"));
         let lo = start.checked_mul(row_bytes).ok_or_else(too_big)?;
         let hi = nrows
@@ -146,13 +162,28 @@ impl Hdf5File {
         count: Option<u64>,
         raw: &[u8],
     ) -> Result<Batch> {
+        self.read_external_window(src, path, &Window::Rows { start, count }, raw)
+    }
+
+    /// [`read_external`](Self::read_external) of a [`Window`], from the bytes of the pieces
+    /// [`external_ranges_window`](Self::external_ranges_window) lists for it.
+    pub fn read_external_window(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        window: &Window,
+        raw: &[u8],
+    ) -> Result<Batch> {
         let ctx = self.ctx(src);
         let addr = self.resolve(&ctx, path, 0)?;
         let (ds, slots) = self.dataset_and_external(&ctx, addr)?;
         if slots.is_none() {
             return Err(invalid(ds.at, format!("{path}: no external storage")));
         }
-        let (nrows, row_bytes) = rows(&ds, path, start, count)?;
+        let sel = self.slab(&ds, path, window)?;
+        let rows = bounding_rows(&sel, &ds.space.dims);
+        let nrows = rows.1;
+        let row_bytes = row_bytes(&ds)?;
         if nrows.checked_mul(row_bytes) != Some(raw.len() as u64) {
             return Err(invalid(
                 ds.at,
@@ -163,37 +194,23 @@ impl Hdf5File {
                 ),
             ));
         }
-        let es = ds.dtype.size() as u64;
-        let n = raw.len() as u64 / es.max(1);
-        let (fields, columns) = self.decode_selection(&ctx, &ds, raw, nrows, n, path)?;
+        let total = selection_bytes(&ds, &sel, self.max_read_bytes)?;
+        let es = ds.dtype.size();
+        let picked = from_rows(raw.to_vec(), rows, &sel, &ds.space.dims, es, total)?;
+        let n = sel.elems().unwrap_or(0);
+        let (fields, columns) = self.decode_selection(&ctx, &ds, &picked, &sel.shape, n, path)?;
         let mut b = Batch::new(fields, columns);
-        b.num_rows = nrows as usize;
+        b.num_rows = rows_of(&sel.shape) as usize;
         Ok(b)
     }
 }
 
-/// The rows of `start..start+count` that exist and the raw bytes of one row.
-fn rows(ds: &Dataset, path: &str, start: u64, count: Option<u64>) -> Result<(u64, u64)> {
-    let dims = &ds.space.dims;
-    let total = if ds.space.null {
-        0
-    } else if dims.is_empty() {
-        1
-    } else {
-        dims[0]
-    };
-    if start > total {
-        return Err(err(
-            ds.at,
-            ErrorCode::NotFound,
-            format!("{path}: start row {start} past {total} rows"),
-        ));
-    }
-    let nrows = count.unwrap_or(u64::MAX).min(total - start);
-    let row = dims
+/// The raw bytes of one row (all dimensions but the first).
+fn row_bytes(ds: &Dataset) -> Result<u64> {
+    ds.space
+        .dims
         .iter()
         .skip(1)
         .try_fold(ds.dtype.size() as u64, |a, &d| a.checked_mul(d))
-        .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
-    Ok((nrows, row))
+        .ok_or_else(|| invalid(ds.at, "dataspace too large"))
 }

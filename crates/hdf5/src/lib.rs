@@ -40,11 +40,13 @@ mod plan;
 mod read;
 mod schema;
 mod walk;
-// The selection's bytes: contiguous, compact or chunked (decoded chunks kept for the next window).
+// The selection's bytes (a hyperslab): contiguous, compact or chunked (decoded chunks kept for
+// the next window).
 mod chunk_cache;
 mod chunk_copy;
 mod chunked;
 mod direct;
+mod hyperslab;
 mod selection;
 // Virtual datasets: selections of source datasets, in this file or others.
 mod virtual_ds;
@@ -75,6 +77,7 @@ pub mod filters;
 
 pub use dataset::DatasetInfo;
 pub use file::Hdf5File;
+pub use hyperslab::{result_shape, Select, Window};
 pub use limits::DEFAULT_MAX_READ_BYTES;
 pub use list::{Entry, EntryKind};
 pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};

@@ -6,6 +6,8 @@ use std::cell::RefCell;
 use arrowsmith_core::{ByteSource, Result};
 
 use crate::file::Hdf5File;
+use crate::hyperslab::Window;
+use crate::virtual_ds::NoSources;
 
 struct Recorder<'s> {
     inner: &'s dyn ByteSource,
@@ -50,12 +52,22 @@ impl Hdf5File {
         start: u64,
         count: Option<u64>,
     ) -> Result<Vec<(u64, u64)>> {
+        self.plan_window(src, path, &Window::Rows { start, count })
+    }
+
+    /// [`plan`](Self::plan) of [`read_window`](Self::read_window).
+    pub fn plan_window(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        window: &Window,
+    ) -> Result<Vec<(u64, u64)>> {
         let rec = Recorder {
             inner: src,
             log: RefCell::new(Vec::new()),
         };
         // Without the memo: a plan must log every range the read touches.
-        let res = self.read_with(&rec, path, start, count, false);
+        let res = self.read_sourced(&rec, path, window, false, &NoSources);
         let mut log = rec.log.into_inner();
         match res {
             Ok(_) => {}

@@ -1,4 +1,5 @@
-//! Reads: a row window of a dataset, from its raw selection bytes to Arrow columns.
+//! Reads: a row window or hyperslab of a dataset, from its raw selection bytes to Arrow
+//! columns.
 
 use std::borrow::Cow;
 
@@ -9,7 +10,8 @@ use crate::dataset::Dataset;
 use crate::datatype::Datatype;
 use crate::decode::{decode, fixed_size_lists};
 use crate::file::Hdf5File;
-use crate::io::{err, invalid};
+use crate::hyperslab::{Select, Slab, Window};
+use crate::io::err;
 use crate::layout::Layout;
 use crate::schema::column_name;
 use crate::virtual_ds::{NoSources, VirtualSources};
@@ -26,53 +28,73 @@ impl Hdf5File {
         start: u64,
         count: Option<u64>,
     ) -> Result<Batch> {
-        self.read_with(src, path, start, count, true)
+        self.read_window(src, path, &Window::Rows { start, count })
     }
 
-    pub(crate) fn read_with(
+    /// A hyperslab, one [`Select`] per dimension (h5py's `ds[10:20, ::2, 5]`): an index
+    /// drops its dimension, a range keeps it. The batch is the result shape's (see
+    /// [`result_shape`](crate::result_shape)) as [`read`](Self::read) maps a dataset of
+    /// that shape: rows along the first kept dimension, FixedSizeList per later one; no
+    /// dimension kept → one row. A selection that does not fit the dataspace fails
+    /// [`ErrorCode::Argument`].
+    pub fn read_select(
         &self,
         src: &dyn ByteSource,
         path: &str,
-        start: u64,
-        count: Option<u64>,
-        use_memo: bool,
+        select: &[Select],
     ) -> Result<Batch> {
-        self.read_sourced(src, path, start, count, use_memo, &NoSources)
+        self.read_window(src, path, &Window::Select(select.to_vec()))
     }
 
-    /// `read_with` whose virtual datasets take sources in other files from `sources`.
+    /// [`read`](Self::read) or [`read_select`](Self::read_select), as `window` says.
+    pub fn read_window(&self, src: &dyn ByteSource, path: &str, window: &Window) -> Result<Batch> {
+        self.read_sourced(src, path, window, true, &NoSources)
+    }
+
+    /// The checked hyperslab `window` covers in `ds`.
+    pub(crate) fn slab(&self, ds: &Dataset, path: &str, window: &Window) -> Result<Slab> {
+        let dims = &ds.space.dims;
+        match window {
+            Window::Rows { start, count } => {
+                let nrows_total = if ds.space.null {
+                    0
+                } else if dims.is_empty() {
+                    1
+                } else {
+                    dims[0]
+                };
+                if *start > nrows_total {
+                    return Err(err(
+                        ds.at,
+                        ErrorCode::NotFound,
+                        format!("{path}: start row {start} past {nrows_total} rows"),
+                    ));
+                }
+                let nrows = count.unwrap_or(u64::MAX).min(nrows_total - start);
+                Ok(Slab::rows(*start, nrows, dims))
+            }
+            // A null dataspace holds nothing: only the empty selection fits it.
+            Window::Select(sel) if ds.space.null && sel.is_empty() => Ok(Slab::rows(0, 0, dims)),
+            // The request is wrong, not a byte of the file: no offset.
+            Window::Select(sel) => Slab::select(sel, dims).map_err(|mut e| {
+                e.message = format!("{path}: {}", e.message);
+                e
+            }),
+        }
+    }
+
+    /// `read_window` whose virtual datasets take sources in other files from `sources`.
     pub(crate) fn read_sourced(
         &self,
         src: &dyn ByteSource,
         path: &str,
-        start: u64,
-        count: Option<u64>,
+        window: &Window,
         use_memo: bool,
         sources: &dyn VirtualSources,
     ) -> Result<Batch> {
         let ctx = self.ctx(src);
         let ds = self.dataset(&ctx, path)?;
-        let dims = &ds.space.dims;
-        let nrows_total = if ds.space.null {
-            0
-        } else if dims.is_empty() {
-            1
-        } else {
-            dims[0]
-        };
-        if start > nrows_total {
-            return Err(err(
-                ds.at,
-                ErrorCode::NotFound,
-                format!("{path}: start row {start} past {nrows_total} rows"),
-            ));
-        }
-        let nrows = count.unwrap_or(u64::MAX).min(nrows_total - start);
-        let row_elems: u64 = dims
-            .iter()
-            .skip(1)
-            .try_fold(1u64, |a, &d| a.checked_mul(d))
-            .ok_or_else(|| invalid(ds.at, "dataspace too large"))?;
+        let sel = self.slab(&ds, path, window)?;
         let at = ds.at;
         let locate = |mut e: DecodeError| {
             if e.offset == 0 && !e.is_need_bytes() {
@@ -81,18 +103,17 @@ impl Hdf5File {
             }
             e
         };
-        let key = (at, start, nrows);
-        let raw = match use_memo.then(|| self.memo.take(key)).flatten() {
+        let key = (at, sel.clone());
+        let raw = match use_memo.then(|| self.memo.take(key.clone())).flatten() {
             Some(v) => Cow::Owned(v),
             None if matches!(ds.layout, Layout::Virtual { .. }) => Cow::Owned(
-                self.virtual_raw(&ctx, &ds, start, nrows, sources)
+                self.virtual_select(&ctx, &ds, &sel, sources)
                     .map_err(locate)?,
             ),
-            None => self
-                .read_raw(&ctx, &ds, start, nrows, row_elems)
-                .map_err(locate)?,
+            None => self.read_raw(&ctx, &ds, &sel).map_err(locate)?,
         };
-        let decoded = self.decode_selection(&ctx, &ds, &raw, nrows, nrows * row_elems, path);
+        let n = sel.elems().unwrap_or(0);
+        let decoded = self.decode_selection(&ctx, &ds, &raw, &sel.shape, n, path);
         match decoded {
             Err(e) if e.is_need_bytes() && use_memo => {
                 if let Cow::Owned(v) = raw {
@@ -106,28 +127,28 @@ impl Hdf5File {
                     arrowsmith_core::recycle::give_back(v);
                 }
                 let mut b = Batch::new(fields, columns);
-                b.num_rows = nrows as usize;
+                b.num_rows = rows_of(&sel.shape) as usize;
                 Ok(b)
             }
         }
     }
 
-    /// Decode `n` elements of raw selection bytes into the fields and columns of a batch.
+    /// Decode `n` elements of raw selection bytes of the result shape `shape` into the
+    /// fields and columns of a batch (rows along `shape[0]`, FixedSizeList per later one).
     pub(crate) fn decode_selection(
         &self,
         ctx: &Ctx,
         ds: &Dataset,
         raw: &[u8],
-        nrows: u64,
+        shape: &[u64],
         n: u64,
         path: &str,
     ) -> Result<(Vec<Field>, Vec<Column>)> {
-        let dims = &ds.space.dims;
         let es = ds.dtype.size() as u64;
         let n = n as usize;
         let mut vl = VlReader::new(ctx, &self.gcol, self.max_read_bytes).single_gather(&ds.dtype);
-        let trailing: &[u64] = if dims.len() > 1 { &dims[1..] } else { &[] };
-        let rows = nrows as usize;
+        let trailing: &[u64] = if shape.len() > 1 { &shape[1..] } else { &[] };
+        let rows = rows_of(shape) as usize;
         let name = column_name(path);
         Ok(match &ds.dtype {
             Datatype::Compound { members, .. } => {
@@ -148,4 +169,9 @@ impl Hdf5File {
             }
         })
     }
+}
+
+/// Rows of a result of `shape`: its first dimension; one for a scalar result.
+pub(crate) fn rows_of(shape: &[u64]) -> u64 {
+    shape.first().copied().unwrap_or(1)
 }

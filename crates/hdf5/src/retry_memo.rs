@@ -8,8 +8,8 @@
 
 use std::cell::RefCell;
 
-/// Identifies a selection: dataset object header address, first row, row count.
-pub type Key = (u64, u64, u64);
+/// Identifies a selection: dataset object header address and the hyperslab.
+pub type Key = (u64, crate::hyperslab::Slab);
 
 #[derive(Debug, Default)]
 pub struct RetryMemo {

@@ -5,7 +5,7 @@
 mod common;
 
 use arrowsmith_core::ErrorCode;
-use arrowsmith_hdf5::{EntryKind, Hdf5File};
+use arrowsmith_hdf5::{EntryKind, Hdf5File, Window};
 use common::fixtures_dir;
 
 fn open(rel: &str) -> (Vec<u8>, Hdf5File) {
@@ -79,16 +79,26 @@ fn read_external(
     start: u64,
     count: Option<u64>,
 ) -> arrowsmith_core::Batch {
+    read_external_window(f, b, path, &Window::Rows { start, count })
+}
+
+/// [`read_external`] of a [`Window`] (rows or a hyperslab).
+fn read_external_window(
+    f: &Hdf5File,
+    b: &dyn arrowsmith_core::ByteSource,
+    path: &str,
+    w: &Window,
+) -> arrowsmith_core::Batch {
     let dir = fixtures_dir().join("extstore");
     let mut raw = Vec::new();
-    for (name, off, len) in f.external_ranges(b, path, start, count).unwrap().unwrap() {
+    for (name, off, len) in f.external_ranges_window(b, path, w).unwrap().unwrap() {
         let bytes = std::fs::read(dir.join(&name)).unwrap();
         let from = (off as usize).min(bytes.len());
         let to = (off as usize + len as usize).min(bytes.len());
         raw.extend_from_slice(&bytes[from..to]);
         raw.resize(raw.len() + (len as usize - (to - from)), 0);
     }
-    f.read_external(b, path, start, count, &raw).unwrap()
+    f.read_external_window(b, path, w, &raw).unwrap()
 }
 
 #[test]
@@ -126,6 +136,33 @@ fn external_storage_reads_through_the_host_as_h5py_does() {
             }
         }
     }
+}
+
+/// Hyperslab selections of external storage equal h5py's values selected the same way.
+#[test]
+fn external_storage_selections_equal_h5py() {
+    let (b, f) = open("extstore/extstore.h5");
+    let exp: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(fixtures_dir().join("extstore/extstore.json")).unwrap(),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for (path, d) in exp["datasets"].as_object().unwrap() {
+        if d["external"].as_array().unwrap().is_empty() {
+            continue;
+        }
+        let dims = f.info(&b, path).unwrap().shape;
+        for sel in common::selections(&dims) {
+            let batch = read_external_window(&f, &b, path, &Window::Select(sel.clone()));
+            let want = common::sliced(&d["rows"], &sel);
+            assert_eq!(batch.num_rows, want.len(), "{path} {sel:?}");
+            for (i, r) in want.iter().enumerate() {
+                common::check(&batch.columns[0], i, r, &format!("{path} {sel:?}[{i}]")).unwrap();
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked}");
 }
 
 #[test]

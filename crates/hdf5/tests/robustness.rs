@@ -61,22 +61,26 @@ fn truncated_files_error_cleanly() {
     }
 }
 
-#[test]
-fn corrupted_bytes_never_panic() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
+/// A xorshift64 generator from `seed`.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
-    };
+    }
+}
+
+#[test]
+fn corrupted_bytes_never_panic() {
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     for name in FILES {
         let orig = fixture(name);
         // Mutations concentrate on metadata: the first 8 KiB and around object headers.
         for _ in 0..60 {
             let mut b = orig.clone();
             for _ in 0..1 + next() % 4 {
-                let span = if next() % 2 == 0 {
+                let span = if next().is_multiple_of(2) {
                     b.len().min(8192)
                 } else {
                     b.len()
@@ -334,5 +338,35 @@ fn host_source_reads_match_whole_buffer() {
             "{name}: one read fetched {most} bytes of a {}-byte file",
             b.len()
         );
+    }
+}
+
+/// Hyperslab reads (the `hdf5_select` fuzz target's harness) of the selection fixtures,
+/// truncated and mutated: typed errors, never a panic or a hang; the intact files read.
+#[test]
+fn selections_of_damaged_files_never_panic() {
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+    for name in ["select/select_latest", "select/select_earliest"] {
+        let orig = fixture(name);
+        assert!(
+            harness::select(&orig, 1 << 26) > 20,
+            "{name}: few selections read"
+        );
+        for k in 1..16u64 {
+            harness::select(&orig[..(orig.len() as u64 * k / 16) as usize], 1 << 26);
+        }
+        for _ in 0..40 {
+            let mut b = orig.clone();
+            for _ in 0..1 + next() % 4 {
+                let at = (next() as usize) % b.len();
+                b[at] = next() as u8;
+            }
+            let t = Instant::now();
+            harness::select(&b, 1 << 26);
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "{name}: slow on a mutation"
+            );
+        }
     }
 }

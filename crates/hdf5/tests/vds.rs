@@ -1,11 +1,11 @@
 //! Virtual datasets (fixtures/hdf5/vds, scripts/fixtures/hdf5/gen_vds.py): every dataset
-//! read through its mappings equals what h5py reads, whole, in row windows, with the
-//! source files given by name; sources missing or not given behave as documented.
+//! read through its mappings equals what h5py reads, whole, in row windows and hyperslabs,
+//! with the source files given by name; sources missing or not given behave as documented.
 
 mod common;
 
 use arrowsmith_core::{Batch, ByteSource, ErrorCode};
-use arrowsmith_hdf5::{Hdf5File, SourceFiles};
+use arrowsmith_hdf5::{Hdf5File, SourceFiles, Window};
 use common::{check, fixtures_dir};
 use serde_json::Value;
 
@@ -38,16 +38,22 @@ fn check_rows(b: &Batch, rows: &[Value], at: &str) -> Result<(), String> {
         .try_for_each(|(i, r)| check(&b.columns[0], i, r, &format!("{at}[{i}]")))
 }
 
+/// The other files the mappings name, by name.
+fn source_files(sources: &[Vec<u8>]) -> SourceFiles<'_> {
+    let mut files = SourceFiles::default();
+    for (n, b) in SOURCES.iter().zip(sources) {
+        files.insert(n, b).unwrap();
+    }
+    files
+}
+
 #[test]
 fn every_virtual_dataset_equals_h5py_whole_and_in_windows() {
     let sources: Vec<Vec<u8>> = SOURCES.iter().map(|s| load(s)).collect();
     for name in FILES {
         let bytes = load(&format!("{name}.h5"));
         let f = Hdf5File::open(&bytes).unwrap();
-        let mut files = SourceFiles::default();
-        for (n, b) in SOURCES.iter().zip(&sources) {
-            files.insert(n, b).unwrap();
-        }
+        let files = source_files(&sources);
         let exp = expected(name);
         let mut checked = 0;
         for (path, d) in exp["datasets"].as_object().unwrap() {
@@ -81,6 +87,13 @@ fn every_virtual_dataset_equals_h5py_whole_and_in_windows() {
                     let want = &rows[start as usize..(start + count) as usize];
                     check_rows(&b, want, &format!("{at} rows {start}+{count}")).unwrap();
                 }
+            }
+            // Hyperslabs: the selection's bounding rows assembled, then cut.
+            for sel in common::selections(&shape) {
+                let w = Window::Select(sel.clone());
+                let b = f.read_virtual_window(&bytes, path, &w, &files).unwrap();
+                let want = common::sliced(&d["rows"], &sel);
+                check_rows(&b, &want, &format!("{at} {sel:?}")).unwrap();
             }
             checked += 1;
         }

@@ -5,7 +5,7 @@ use crate::hdf5_virtual::{info_json, JsSources};
 use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
 use arrowsmith_core::{Batch, Bump, Column, Field, RangeCache};
-use arrowsmith_hdf5::{Hdf5File, DEFAULT_MAX_READ_BYTES};
+use arrowsmith_hdf5::{Hdf5File, Select, Window, DEFAULT_MAX_READ_BYTES};
 use wasm_bindgen::prelude::*;
 
 /// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
@@ -105,16 +105,18 @@ impl Hdf5Reader {
             .collect())
     }
 
+    /// The byte ranges `read` with the same arguments touches (see `Hdf5File::plan`).
     pub fn plan(
         &mut self,
         path: &str,
         start: f64,
         count: Option<f64>,
         max_read_bytes: Option<f64>,
+        select: Option<Vec<f64>>,
     ) -> Result<Vec<f64>, JsValue> {
         self.limit(max_read_bytes)?;
         let f = self.file()?;
-        f.plan(&self.cache, path, start as u64, count.map(|c| c as u64))
+        f.plan_window(&self.cache, path, &window(start, count, select))
             .map(extents)
             .map_err(js_error)
     }
@@ -137,18 +139,20 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
-    /// Rows `start..start+count` of a dataset (all rows when count is absent), needing at
-    /// most `max_read_bytes` (default 1 GiB) or failing with `too-large`.
+    /// Rows `start..start+count` of a dataset (all rows when count is absent), or with
+    /// `select` a hyperslab (see [`window`]), needing at most `max_read_bytes` (default
+    /// 1 GiB) or failing with `too-large`.
     pub fn read(
         &mut self,
         path: &str,
         start: f64,
         count: Option<f64>,
         max_read_bytes: Option<f64>,
+        select: Option<Vec<f64>>,
     ) -> Result<DecodedBatch, JsValue> {
         self.limit(max_read_bytes)?;
         let f = self.file()?;
-        f.read(&self.cache, path, start as u64, count.map(|c| c as u64))
+        f.read_window(&self.cache, path, &window(start, count, select))
             .map(hdf5_batch)
             .map_err(js_error)
     }
@@ -162,10 +166,11 @@ impl Hdf5Reader {
         path: &str,
         start: f64,
         count: Option<f64>,
+        select: Option<Vec<f64>>,
     ) -> Result<String, JsValue> {
         Ok(self
             .file()?
-            .external_ranges(&self.cache, path, start as u64, count.map(|c| c as u64))
+            .external_ranges_window(&self.cache, path, &window(start, count, select))
             .map_err(js_error)?
             .map_or_else(String::new, |p| json::external_pieces(&p)))
     }
@@ -180,18 +185,13 @@ impl Hdf5Reader {
         count: Option<f64>,
         max_read_bytes: Option<f64>,
         raw: &[u8],
+        select: Option<Vec<f64>>,
     ) -> Result<DecodedBatch, JsValue> {
         self.limit(max_read_bytes)?;
         let f = self.file()?;
-        f.read_external(
-            &self.cache,
-            path,
-            start as u64,
-            count.map(|c| c as u64),
-            raw,
-        )
-        .map(hdf5_batch)
-        .map_err(js_error)
+        f.read_external_window(&self.cache, path, &window(start, count, select), raw)
+            .map(hdf5_batch)
+            .map_err(js_error)
     }
 
     /// `read` for a file in JS memory: bytes are copied from `host` as the reader reaches
@@ -204,15 +204,16 @@ impl Hdf5Reader {
         count: Option<f64>,
         max_read_bytes: Option<f64>,
         host: &ByteHost,
+        select: Option<Vec<f64>>,
     ) -> Result<DecodedBatch, JsValue> {
         self.limit(max_read_bytes)?;
         let f = self
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        let count = count.map(|c| c as u64);
+        let w = window(start, count, select);
         with_host(&self.cache, &mut self.arena, host, |src| {
-            f.read(src, path, start as u64, count)
+            f.read_window(src, path, &w)
         })
         .map(hdf5_batch)
         .map_err(js_error)
@@ -278,18 +279,18 @@ impl Hdf5Reader {
         count: Option<f64>,
         max_read_bytes: Option<f64>,
         host: Option<ByteHost>,
+        select: Option<Vec<f64>>,
     ) -> Result<Option<DecodedBatch>, JsValue> {
         self.limit(max_read_bytes)?;
         let f = self
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        let count = count.map(|c| c as u64);
+        let w = window(start, count, select);
         let sources = &self.sources;
         sources.begin();
-        let read = |src: &dyn arrowsmith_core::ByteSource| {
-            f.read_virtual(src, path, start as u64, count, sources)
-        };
+        let read =
+            |src: &dyn arrowsmith_core::ByteSource| f.read_virtual_window(src, path, &w, sources);
         let out = match &host {
             Some(h) => with_host(&self.cache, &mut self.arena, h, |src| read(src)),
             None => read(&self.cache),
@@ -334,6 +335,38 @@ impl Hdf5Reader {
             None => read(&self.cache),
         }
         .map_err(js_error)
+    }
+}
+
+/// What a read covers: rows `start..start+count`, or with `select` a hyperslab given as
+/// `[start, count, step]` per dimension (the TS layer has checked them: integers, none
+/// negative), where a count of -1 is the index `start` (the dimension is dropped) and -2
+/// the whole dimension.
+fn window(start: f64, count: Option<f64>, select: Option<Vec<f64>>) -> Window {
+    match select {
+        None => Window::Rows {
+            start: start as u64,
+            count: count.map(|c| c as u64),
+        },
+        Some(v) => Window::Select(
+            v.chunks(3)
+                .map(|t| match *t {
+                    [i, -1.0, _] => Select::Index(i as u64),
+                    [_, -2.0, _] => Select::All,
+                    [s, c, st] => Select::Range {
+                        start: s as u64,
+                        count: c as u64,
+                        step: st as u64,
+                    },
+                    // A short triple: a step of 0, refused as `argument`.
+                    _ => Select::Range {
+                        start: 0,
+                        count: 0,
+                        step: 0,
+                    },
+                })
+                .collect(),
+        ),
     }
 }
 

@@ -11,6 +11,8 @@ export type DecodeErrorCode =
   | 'compression'
   | 'not-found'
   | 'too-large'
+  /** The call's arguments do not fit the data (a selection out of bounds, a zero step, the wrong rank). */
+  | 'argument'
   /** A URL source failed: no answer in time, a refused or reset connection, an HTTP error (see `HttpError`). */
   | 'network'
   /** A URL source changed since it was opened (another size, ETag or Last-Modified). */
@@ -19,7 +21,8 @@ export type DecodeErrorCode =
 /**
  * Thrown for malformed or unsupported input, for a name the file does not hold, and for a
  * URL source that fails. `offset` is the byte offset into the input/file where the problem
- * was found; a `not-found` error (an unknown device, table, column or path) has none.
+ * was found; a `not-found` error (an unknown device, table, column or path) and an
+ * `argument` error (a selection that does not fit) have none.
  */
 export class DecodeError extends Error {
   readonly format: string;
@@ -32,7 +35,7 @@ export class DecodeError extends Error {
     super(headline(format, code, message, offset));
     this.name = 'DecodeError';
     this.format = format;
-    if (code !== 'not-found' && offset !== undefined) this.offset = offset;
+    if (code !== 'not-found' && code !== 'argument' && offset !== undefined) this.offset = offset;
     this.code = code;
     if (bytesNeeded) this.bytesNeeded = bytesNeeded;
   }
@@ -40,7 +43,7 @@ export class DecodeError extends Error {
 
 /** The message, naming the format and stating the offset once (decoders often say it already). */
 function headline(format: string, code: DecodeErrorCode, message: string, offset?: number): string {
-  if (code === 'not-found') return `${format}: ${message}`;
+  if (code === 'not-found' || code === 'argument') return `${format}: ${message}`;
   if (offset === undefined || new RegExp(`\\bbyte ${offset}\\b`).test(message)) return `${format} decode error: ${message}`;
   return `${format} decode error at byte ${offset}: ${message}`;
 }

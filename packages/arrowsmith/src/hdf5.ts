@@ -1,12 +1,12 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
-import { Table, type RecordBatch } from './arrow-lib.js';
+import { RecordBatch, Schema, Table } from './arrow-lib.js';
 import { abortable } from './abort.js';
 import { assemble } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
 import { DecodeError, SchemaMismatch } from './errors.js';
 import type { Job } from './pool/protocol.js';
 import { toRangeReader, wholeBytes, type FileSource, type Source } from './source.js';
-import type { BatchDesc, ColumnDesc, FileReadOptions, ReadOptions, WasmBatchHandle } from './types.js';
+import type { BatchDesc, ColumnDesc, FileReadOptions, Hdf5Select, ReadOptions, WasmBatchHandle } from './types.js';
 import { instanceAsync, type Loaded } from './wasm.js';
 
 export interface Hdf5Entry {
@@ -39,15 +39,33 @@ export interface Hdf5DatasetInfo {
   unsupported: string | null;
 }
 export interface Hdf5ReadOptions extends FileReadOptions {
-  /** First row (along the first dimension). Default 0. */
+  /** First row (along the first dimension). Default 0. Not with `select`. */
   start?: number;
-  /** Number of rows. Default: to the end. */
+  /** Number of rows. Default: to the end. Not with `select`. */
   count?: number;
+  /**
+   * A hyperslab, one entry per dimension (see {@link Hdf5Select}), as h5py's
+   * `ds[10:20, ::2, 5]` is `[[10, 10], [0, n / 2, 2], 5]`. Only the chunks it touches are
+   * read. The table is the result's shape mapped as a dataset of that shape is: rows along
+   * the first kept dimension, a FixedSizeList per later one (no dimension kept: one row),
+   * and the schema's metadata `shape` holds the result's dimensions as JSON (`"[10,3]"`).
+   * A selection that does not fit the dataset (wrong rank, past the end, a step of 0, a
+   * negative or fractional number) is a `DecodeError` of code `argument`.
+   */
+  select?: readonly Hdf5Select[];
 }
 
 export interface Hdf5BatchOptions extends FileReadOptions {
-  /** Rows per RecordBatch. Default: whole chunks, about 16 MiB a batch (see `batchRows`). */
+  /**
+   * Rows per RecordBatch. Default: whole chunks, about 16 MiB a batch (see `batchRows`);
+   * with `select`, about 16 MiB a batch.
+   */
   rows?: number;
+  /**
+   * A hyperslab as `read` takes it: the batches cut its first kept dimension into `rows`
+   * long pieces, each batch's metadata `shape` being its own (no dimension kept: one batch).
+   */
+  select?: readonly Hdf5Select[];
   /**
    * Lend the batches decoded on a pool (where shared memory exists): each batch is a view of
    * memory the next batches are written into, **valid only until the iterator advances**
@@ -94,6 +112,78 @@ function sized(c: ColumnDesc, rows: number): ColumnDesc {
   return { ...c, len: rows, children: [{ ...child, col: sized(child.col, rows * c.size!) }] };
 }
 
+/** An `argument` DecodeError: the call's selection does not fit. */
+const argument = (message: string) => new DecodeError('HDF5', undefined, 'argument', message);
+
+/**
+ * A selection as the wasm reader takes it: `[start, count, step]` per dimension, where a
+ * count of -1 is the index `start` and -2 the whole dimension. Numbers are checked here
+ * (non-negative integers); ranks, bounds and steps of 0 by the reader.
+ */
+export function selectSpec(select: readonly Hdf5Select[]): number[] {
+  if (!Array.isArray(select)) throw argument('select must be an array with one entry per dimension');
+  const out: number[] = [];
+  const num = (v: unknown, k: number, what: string) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw argument(`select[${k}]: the ${what} ${String(v)} is not a non-negative integer`);
+    return v;
+  };
+  for (let k = 0; k < select.length; k++) {
+    const e = select[k];
+    if (e === null || e === undefined) out.push(0, -2, 0);
+    else if (typeof e === 'number') out.push(num(e, k, 'index'), -1, 0);
+    else if (Array.isArray(e) && (e.length === 2 || e.length === 3)) out.push(num(e[0], k, 'start'), num(e[1], k, 'count'), num(e[2] ?? 1, k, 'step'));
+    else throw argument(`select[${k}]: expected an index, [start, count, step?] or null`);
+  }
+  return out;
+}
+
+/** The result shape of a selection the reader has accepted, on a dataset of `dims`. */
+function resultShape(spec: number[], dims: number[]): number[] {
+  const out: number[] = [];
+  for (let k = 0; 3 * k < spec.length; k++) {
+    const c = spec[3 * k + 1]!;
+    if (c === -2) out.push(dims[k]!);
+    else if (c >= 0) out.push(c);
+  }
+  return out;
+}
+
+/** The first dimension a selection keeps and its count there, or undefined (all indexes). */
+function firstKept(spec: number[], dims: number[]): { k: number; n: number } | undefined {
+  for (let k = 0; 3 * k < spec.length; k++) {
+    const c = spec[3 * k + 1]!;
+    if (c !== -1) return { k, n: c === -2 ? dims[k]! : c };
+  }
+  return undefined;
+}
+
+/** The selection narrowed to positions `from..from+n` of its kept dimension `k`. */
+function narrowed(spec: number[], k: number, from: number, n: number): number[] {
+  const out = spec.slice();
+  const all = out[3 * k + 1] === -2;
+  const start = all ? 0 : out[3 * k]!;
+  const step = all ? 1 : out[3 * k + 2]!;
+  out[3 * k] = start + from * step;
+  out[3 * k + 1] = n;
+  out[3 * k + 2] = step;
+  return out;
+}
+
+/** `b` with the schema metadata `shape` (JSON of the result's dimensions). */
+function withShape(b: RecordBatch, shape: number[]): RecordBatch {
+  const meta = new Map(b.schema.metadata);
+  meta.set('shape', JSON.stringify(shape));
+  return new RecordBatch(new Schema(b.schema.fields, meta), b.data);
+}
+
+/** `t` with the schema metadata `shape`. */
+function tableWithShape(t: Table, shape: number[]): Table {
+  const meta = new Map(t.schema.metadata);
+  meta.set('shape', JSON.stringify(shape));
+  const schema = new Schema(t.schema.fields, meta);
+  return new Table(schema, t.batches.map((b) => new RecordBatch(schema, b.data)));
+}
+
 /**
  * Options of `openHdf5`: `pool` (row ranges, chunk-aligned, become parallel jobs), `signal`
  * (cancels the open), for a URL how it is fetched (timeout, retries), and `resolve`.
@@ -126,14 +216,14 @@ interface WasmHdf5Reader {
   list(path: string): string;
   info(path: string): string;
   attrs(path: string): WasmBatchHandle[];
-  externalRanges(path: string, start: number, count: number | undefined): string;
-  readExternal(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, raw: Uint8Array): WasmBatchHandle;
-  plan(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
-  read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): WasmBatchHandle;
-  readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost): WasmBatchHandle;
+  externalRanges(path: string, start: number, count: number | undefined, select?: Float64Array): string;
+  readExternal(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, raw: Uint8Array, select?: Float64Array): WasmBatchHandle;
+  plan(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, select?: Float64Array): Float64Array;
+  read(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, select?: Float64Array): WasmBatchHandle;
+  readFrom(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost, select?: Float64Array): WasmBatchHandle;
   externalLink(path: string): string;
   directRanges(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined): Float64Array;
-  readVirtual(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost | undefined): WasmBatchHandle | undefined;
+  readVirtual(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, host: ByteHost | undefined, select?: Float64Array): WasmBatchHandle | undefined;
   virtualNeeds(): string;
   supplySourceInfo(file: string, dataset: string, dims: Float64Array | undefined, dtype: string, elementSize: number): void;
   supplySourceRows(file: string, dataset: string, start: number, count: number, bytes: Uint8Array): void;
@@ -292,7 +382,9 @@ export class Hdf5File extends FileReaderBase {
 
   /**
    * Rows of a dataset as an Arrow Table: a compound → one column per member; any other
-   * type → one column named after the dataset; trailing dimensions → FixedSizeList.
+   * type → one column named after the dataset; trailing dimensions → FixedSizeList. With
+   * `select`, an N-D hyperslab mapped the same way by the result's shape (schema metadata
+   * `shape`; see `Hdf5ReadOptions.select`).
    */
   read(path: string, options: Hdf5ReadOptions = {}): Promise<Table> {
     return this.#via(path, options.signal, () => this.#read(path, options), (f, p) => f.read(p, options));
@@ -300,6 +392,7 @@ export class Hdf5File extends FileReaderBase {
 
   #read(path: string, options: Hdf5ReadOptions): Promise<Table> {
     return abortable(options.signal, async () => {
+      if (options.select) return this.#readSelect(path, options);
       if (await this.#isVirtual(path)) return new Table([await this.#virtualBatch(path, options.start ?? 0, options.count, options)]);
       if (this.pooled && !(this.#options.resolve && this.#external(await this.#info(path)))) {
         const jobs = await this.#jobs(path, options.start ?? 0, options.count, this.readLimit(options.maxReadBytes));
@@ -313,6 +406,54 @@ export class Hdf5File extends FileReaderBase {
       }
       return new Table([await this.readBatch(path, options.start ?? 0, options.count, options)]);
     });
+  }
+
+  /** `read` of a selection: on a pool, its first kept dimension cut into jobs. */
+  async #readSelect(path: string, options: Hdf5ReadOptions): Promise<Table> {
+    if (options.start !== undefined || options.count !== undefined) throw argument(`${path}: start and count do not go with select`);
+    const spec = selectSpec(options.select!);
+    const info = await this.#info(path);
+    const shape = () => resultShape(spec, info.shape);
+    if (info.layout === 'virtual') return tableWithShape(new Table([await this.#virtualBatch(path, 0, undefined, options, spec)]), shape());
+    if (this.pooled && !this.#external(info)) {
+      const jobs = this.#selectJobs(path, info, spec, this.readLimit(options.maxReadBytes));
+      if (jobs) {
+        try {
+          return tableWithShape(await this.pooled.pool.table(jobs, { signal: options.signal }), shape());
+        } catch (e) {
+          if (!(e instanceof SchemaMismatch)) throw e;
+        }
+      }
+    }
+    return tableWithShape(new Table([await this.readBatch(path, 0, undefined, options, spec)]), shape());
+  }
+
+  /**
+   * Parallel jobs of a selection: its first kept dimension cut into pieces starting at
+   * chunk boundaries where the step allows (so a chunk is rarely inflated twice).
+   * Undefined when one thread should read it (nothing kept, a small read, or a selection
+   * of the wrong rank: the single-thread path gives the answer or error).
+   */
+  #selectJobs(path: string, info: Hdf5DatasetInfo, spec: number[], maxReadBytes: number | undefined): Job[] | undefined {
+    const { pool, ref } = this.pooled!;
+    const kept = spec.length === 3 * info.shape.length ? firstKept(spec, info.shape) : undefined;
+    if (!kept) return undefined;
+    const { k, n } = kept;
+    const rowBytes = resultShape(spec, info.shape).slice(1).reduce((a, b) => a * b, 1) * info.elementSize * (info.dtype.includes('vlen') ? 4 : 1);
+    const pieces = Math.min(pool.pieces(n * rowBytes, pool.size), n);
+    if (pieces < 2) return undefined;
+    const all = spec[3 * k + 1] === -2;
+    const start = all ? 0 : spec[3 * k]!;
+    const step = all ? 1 : spec[3 * k + 2]!;
+    const grid = (info.layout === 'chunked' && info.chunks?.[k]) || 1;
+    const cuts = [0];
+    for (let i = 1; i < pieces; i++) {
+      const at = Math.floor((start + Math.floor((n * i) / pieces) * step) / grid) * grid;
+      const p = Math.ceil((at - start) / step);
+      if (p > cuts[cuts.length - 1]! && p < n) cuts.push(p);
+    }
+    cuts.push(n);
+    return cuts.slice(1).map((b, i) => ({ kind: 'hdf5', file: ref, path, start: 0, count: 0, select: narrowed(spec, k, cuts[i]!, b - cuts[i]!), maxReadBytes }));
   }
 
   /**
@@ -345,7 +486,8 @@ export class Hdf5File extends FileReaderBase {
 
   /**
    * The dataset in RecordBatches of `rows` rows (by default whole chunks, about 16 MiB a
-   * batch), in order. Each batch's bytes are fetched while the one before decodes; values
+   * batch), in order; with `select`, the selection's first kept dimension in pieces of
+   * `rows`. Each batch's bytes are fetched while the one before decodes; values
    * stored as Arrow holds them (uncompressed little-endian numbers) are not decoded at all:
    * from a file or Blob, a few batches are read ahead and the bytes read become the column,
    * on this thread even with a pool (there is nothing to decode: workers would only copy).
@@ -358,6 +500,10 @@ export class Hdf5File extends FileReaderBase {
     } catch (e) {
       const to = await this.#across(path, e, options.signal);
       yield* to.file.batches(to.path, options);
+      return;
+    }
+    if (options.select) {
+      yield* this.#selectBatches(path, info, options);
       return;
     }
     const external = this.#external(info);
@@ -397,6 +543,34 @@ export class Hdf5File extends FileReaderBase {
       return;
     }
     for await (const h of this.sequence(ranges.length, (i) => this.handle.read(path, ranges[i]![0], ranges[i]![1], max), options.signal)) yield this.batch(h);
+  }
+
+  /** `batches` of a selection: its first kept dimension in pieces of `rows`. */
+  async *#selectBatches(path: string, info: Hdf5DatasetInfo, options: Hdf5BatchOptions): AsyncGenerator<RecordBatch> {
+    const spec = selectSpec(options.select!);
+    const kept = spec.length === 3 * info.shape.length ? firstKept(spec, info.shape) : undefined;
+    const rowBytes = resultShape(spec, info.shape).slice(1).reduce((a, b) => a * b, 1) * info.elementSize * (info.dtype.includes('vlen') ? 4 : 1);
+    const rows = options.rows ?? Math.max(1, Math.floor(BATCH_BYTES / Math.max(1, rowBytes)));
+    if (!(rows >= 1)) throw new RangeError('rows must be at least 1');
+    // Nothing kept, nothing selected or a selection that does not fit: one read (its
+    // answer or its error).
+    const pieces: number[][] = [];
+    if (!kept || kept.n === 0) pieces.push(spec);
+    else for (let p = 0; p < kept.n; p += rows) pieces.push(narrowed(spec, kept.k, p, Math.min(rows, kept.n - p)));
+    const shape = (sp: number[]) => resultShape(sp, info.shape);
+    const virtual = info.layout === 'virtual';
+    if (this.pooled && pieces.length > 1 && !virtual && !this.#external(info) && info.unsupported === null) {
+      const { pool, ref } = this.pooled;
+      const max = this.readLimit(options.maxReadBytes);
+      const jobs = pieces.map((select): Job => ({ kind: 'hdf5', file: ref, path, start: 0, count: 0, select, maxReadBytes: max }));
+      let i = 0;
+      for await (const b of pool.batches(jobs, { signal: options.signal, lend: options.lend })) yield withShape(b, shape(pieces[i++]!));
+      return;
+    }
+    for (const sp of pieces) {
+      const b = await abortable(options.signal, () => (virtual ? this.#virtualBatch(path, 0, undefined, options, sp) : this.readBatch(path, 0, undefined, options, sp)));
+      yield withShape(b, shape(sp));
+    }
   }
 
   /** The file ranges [start, end, ...] holding rows `start..start+count` as Arrow values (empty: they need decoding). */
@@ -464,8 +638,9 @@ export class Hdf5File extends FileReaderBase {
    * files that hold them, each file given by `resolve` (once per name) and read by range
    * (zeros past a file's end, as libhdf5 reads), then decoded here.
    */
-  async #externalHandle(path: string, start: number, count: number | undefined, max: number | undefined, signal?: AbortSignal): Promise<WasmBatchHandle> {
-    const json = await this.call(() => this.handle.externalRanges(path, start, count), signal);
+  async #externalHandle(path: string, start: number, count: number | undefined, max: number | undefined, signal?: AbortSignal, select?: number[]): Promise<WasmBatchHandle> {
+    const sel = select && Float64Array.from(select);
+    const json = await this.call(() => this.handle.externalRanges(path, start, count, sel), signal);
     const pieces = JSON.parse(json) as { file: string; offset: number; length: number }[];
     const raw = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
     let at = 0;
@@ -475,7 +650,7 @@ export class Hdf5File extends FileReaderBase {
       if (n > 0) raw.set(await r.read(p.offset, n, signal), at);
       at += p.length;
     }
-    return this.call(() => this.handle.readExternal(path, start, count, max, raw), signal);
+    return this.call(() => this.handle.readExternal(path, start, count, max, raw, sel), signal);
   }
 
   #externalFile(path: string, name: string): Promise<Source> {
@@ -504,7 +679,7 @@ export class Hdf5File extends FileReaderBase {
    * (opened through `resolve`; one the resolver does not have reads as the fill value, as
    * in libhdf5) and supplied, and the read runs again.
    */
-  #virtualBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
+  #virtualBatch(path: string, start: number, count: number | undefined, options: FileReadOptions, select?: number[]): Promise<RecordBatch> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     const { signal } = options;
     const max = this.readLimit(options.maxReadBytes);
@@ -512,7 +687,7 @@ export class Hdf5File extends FileReaderBase {
       try {
         for (let round = 0; round < VIRTUAL_ROUNDS; round++) {
           const host = this.byteHost;
-          const h = await this.call(() => this.handle.readVirtual(path, start, count, max, host), signal);
+          const h = await this.call(() => this.handle.readVirtual(path, start, count, max, host, select && Float64Array.from(select)), signal);
           if (h) return this.batch(h);
           const needs = JSON.parse(this.handle.virtualNeeds()) as SourceNeed[];
           for (const n of needs) await this.#supplySource(path, n, max, signal);
@@ -569,22 +744,23 @@ export class Hdf5File extends FileReaderBase {
   }
 
   /** @internal */
-  private async readBatch(path: string, start: number, count: number | undefined, options: FileReadOptions): Promise<RecordBatch> {
-    return this.op(async () => this.batch(await this.readHandle(path, start, count, options)));
+  private async readBatch(path: string, start: number, count: number | undefined, options: FileReadOptions, select?: number[]): Promise<RecordBatch> {
+    return this.op(async () => this.batch(await this.readHandle(path, start, count, options, select)));
   }
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
-  async readHandle(path: string, start: number, count: number | undefined, options: FileReadOptions = {}): Promise<WasmBatchHandle> {
+  async readHandle(path: string, start: number, count: number | undefined, options: FileReadOptions = {}, select?: number[]): Promise<WasmBatchHandle> {
     if (!(start >= 0) || (count !== undefined && !(count >= 0))) throw new RangeError('start and count must be non-negative');
     const { signal } = options;
     const max = this.readLimit(options.maxReadBytes);
     try {
-      if (this.#options.resolve && this.#external(await this.#info(path))) return await this.#externalHandle(path, start, count, max, signal);
+      if (this.#options.resolve && this.#external(await this.#info(path))) return await this.#externalHandle(path, start, count, max, signal, select);
       const host = this.byteHost;
-      if (host) return await this.call(() => this.handle.readFrom(path, start, count, max, host), signal);
+      const sel = select && Float64Array.from(select);
+      if (host) return await this.call(() => this.handle.readFrom(path, start, count, max, host, sel), signal);
       // A read asks for what it misses, one coalesced range at a time (all missing chunks of
       // the selection, then their heap collections), and is repeated until it decodes.
-      return await this.call(() => this.handle.read(path, start, count, max), signal);
+      return await this.call(() => this.handle.read(path, start, count, max, sel), signal);
     } finally {
       this.release();
     }

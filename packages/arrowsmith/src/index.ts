@@ -18,7 +18,7 @@ export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOpt
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
 export type { WasmMemory } from './pool/protocol.js';
 export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm.js';
-export type { FileReadOptions, ReadOptions, TimeValue, TsFileQuery } from './types.js';
+export type { FileReadOptions, Hdf5Select, ReadOptions, TimeValue, TsFileQuery } from './types.js';
 export type { OpenOptions } from './filereader.js';
 export { openTsFile, TsFile, tsfileBatchRows, type TsFileBatchQuery, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
 export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './hdf5.js';

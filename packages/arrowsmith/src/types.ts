@@ -23,6 +23,14 @@ export interface FileReadOptions extends ReadOptions {
   maxReadBytes?: number;
 }
 
+/**
+ * One dimension of an HDF5 selection (`read(path, { select })`), as in h5py's
+ * `ds[10:20, ::2, 5]`: an index (the result drops the dimension, like `ds[5]`),
+ * `[start, count, step?]` (`count` elements from `start`, `step` apart, default 1; the
+ * result keeps the dimension), or `null`/`undefined` (the whole dimension, `ds[:]`).
+ */
+export type Hdf5Select = number | readonly [start: number, count: number, step?: number] | null | undefined;
+
 export interface TsFileQuery extends FileReadOptions {
   /** v4 table name (default: the only table, or the tree-model devices). */
   table?: string;

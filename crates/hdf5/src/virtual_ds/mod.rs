@@ -17,9 +17,11 @@ use arrowsmith_core::{Batch, ByteSource, DecodeError, ErrorCode, Result};
 use crate::ctx::Ctx;
 use crate::dataset::Dataset;
 use crate::file::Hdf5File;
+use crate::hyperslab::{Slab, Window};
 use crate::io::{invalid, unsupported};
 use crate::layout::Layout;
 use crate::limits::too_large;
+use crate::selection::{bounding_rows, from_rows, selection_bytes};
 use mapping::{dims_of, pos, Geometry, Piece};
 
 /// A source dataset as a virtual dataset's read needs to know it.
@@ -151,7 +153,19 @@ impl Hdf5File {
         count: Option<u64>,
         sources: &dyn VirtualSources,
     ) -> Result<Batch> {
-        self.read_sourced(src, path, start, count, false, sources)
+        let w = Window::Rows { start, count };
+        self.read_sourced(src, path, &w, false, sources)
+    }
+
+    /// [`read_virtual`](Self::read_virtual) of a [`Window`]: rows or a hyperslab.
+    pub fn read_virtual_window(
+        &self,
+        src: &dyn ByteSource,
+        path: &str,
+        window: &Window,
+        sources: &dyn VirtualSources,
+    ) -> Result<Batch> {
+        self.read_sourced(src, path, window, false, sources)
     }
 
     /// The `(file, dataset)` each mapping of the virtual dataset at `path` reads, in order
@@ -213,8 +227,27 @@ impl Hdf5File {
                 format!("source rows {start}+{count} past {total} rows"),
             ));
         }
-        let re = row_elems(&ds.space.dims, ds.at)?;
-        Ok(self.read_raw(ctx, ds, start, count, re)?.into_owned())
+        let sel = Slab::rows(start, count, &ds.space.dims);
+        Ok(self.read_raw(ctx, ds, &sel)?.into_owned())
+    }
+
+    /// The raw selection bytes of `sel` in the virtual dataset `ds`: its bounding rows,
+    /// assembled from the sources, then the selection copied out of them.
+    pub(crate) fn virtual_select(
+        &self,
+        ctx: &Ctx,
+        ds: &Dataset,
+        sel: &Slab,
+        sources: &dyn VirtualSources,
+    ) -> Result<Vec<u8>> {
+        let dims = &ds.space.dims;
+        let total = selection_bytes(ds, sel, self.max_read_bytes)?;
+        if total == 0 {
+            return Ok(Vec::new());
+        }
+        let rows = bounding_rows(sel, dims);
+        let raw = self.virtual_raw(ctx, ds, rows.0, rows.1, sources)?;
+        from_rows(raw, rows, sel, dims, ds.dtype.size(), total)
     }
 
     /// The raw selection bytes of rows `start..start+nrows` of the virtual dataset `ds`.

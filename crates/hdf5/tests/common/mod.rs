@@ -211,3 +211,71 @@ fn trunc(s: &str) -> String {
         s.to_string()
     }
 }
+
+/// `sel` applied to `v` (a writer's nested rows, one level per dimension) as numpy slices:
+/// an index drops its level, a range keeps it. The result as rows: a value without
+/// dimensions left is one row.
+pub fn sliced(v: &Value, sel: &[arrowsmith_hdf5::Select]) -> Vec<Value> {
+    fn go(v: &Value, sel: &[arrowsmith_hdf5::Select]) -> Value {
+        use arrowsmith_hdf5::Select;
+        let Some((first, rest)) = sel.split_first() else {
+            return v.clone();
+        };
+        let a = v.as_array().expect("a level per dimension");
+        match *first {
+            Select::Index(i) => go(&a[i as usize], rest),
+            Select::All => Value::Array(a.iter().map(|x| go(x, rest)).collect()),
+            Select::Range { start, count, step } => Value::Array(
+                (0..count)
+                    .map(|k| go(&a[(start + k * step) as usize], rest))
+                    .collect(),
+            ),
+        }
+    }
+    let kept = sel
+        .iter()
+        .any(|s| !matches!(s, arrowsmith_hdf5::Select::Index(_)));
+    match go(v, sel) {
+        Value::Array(rows) if kept => rows,
+        one => vec![one],
+    }
+}
+
+/// Selections of a dataset of `dims` for tests: whole; per dimension its last index, and
+/// every other index from 1; a mix of an index, a step of 2 and ranges of one element.
+pub fn selections(dims: &[u64]) -> Vec<Vec<arrowsmith_hdf5::Select>> {
+    use arrowsmith_hdf5::Select;
+    let r = dims.len();
+    let mut out = vec![vec![Select::All; r]];
+    for k in 0..r {
+        let d = dims[k];
+        let mut a = vec![Select::All; r];
+        a[k] = Select::Index(d - 1);
+        out.push(a);
+        let mut b = vec![Select::All; r];
+        b[k] = Select::Range {
+            start: 1.min(d),
+            count: d.saturating_sub(1).div_ceil(2),
+            step: 2,
+        };
+        out.push(b);
+    }
+    out.push(
+        (0..r)
+            .map(|k| match k % 3 {
+                0 => Select::Index(dims[k] / 2),
+                1 => Select::Range {
+                    start: 0,
+                    count: dims[k].div_ceil(2),
+                    step: 2,
+                },
+                _ => Select::Range {
+                    start: dims[k] - 1,
+                    count: 1,
+                    step: 1,
+                },
+            })
+            .collect(),
+    );
+    out
+}

@@ -34,7 +34,8 @@ export type Job =
        */
       given?: Given<Uint8Array>;
     }
-  | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number };
+  /** `select`: a hyperslab as the wasm reader takes it (see `selectSpec` in hdf5.ts); then `start`/`count` are unused. */
+  | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number; select?: number[] };
 
 /**
  * Bytes as they cross to a worker: the buffer and a range, never a typed array. Deno's

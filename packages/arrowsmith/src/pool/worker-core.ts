@@ -71,7 +71,7 @@ export function serve(port: Port): void {
         return f.readHandle(job.query, job.given && { ranges: job.given.ranges, bytes: fromWire(job.given.bytes) });
       }
       case 'hdf5':
-        return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count, { maxReadBytes: job.maxReadBytes });
+        return (await open(job.file, (s) => Hdf5File.openWith(instance('hdf5'), s))).readHandle(job.path, job.start, job.count, { maxReadBytes: job.maxReadBytes }, job.select);
     }
   }
 
