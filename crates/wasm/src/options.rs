@@ -33,14 +33,35 @@ pub fn pick<T: Copy>(
     value: &str,
     table: &[(&str, T)],
 ) -> Result<T, DecodeError> {
-    match table.iter().find(|(k, _)| *k == value) {
-        Some((_, v)) => Ok(*v),
-        None => {
-            let names: Vec<String> = table.iter().map(|(k, _)| format!("'{k}'")).collect();
-            let wanted = format!("one of {}", names.join(", "));
-            Err(bad(format, name, &wanted, &format!("'{value}'")))
-        }
+    match table.iter().position(|(k, _)| *k == value) {
+        Some(i) => Ok(table[i].1),
+        None => Err(unknown(
+            format,
+            name,
+            value,
+            &mut table.iter().map(|(k, _)| *k),
+        )),
     }
+}
+
+/// The error for a string option that names none of its values (not generic: one copy of
+/// the message code for every option).
+fn unknown(
+    format: Format,
+    name: &str,
+    value: &str,
+    names: &mut dyn Iterator<Item = &str>,
+) -> DecodeError {
+    let mut wanted = String::from("one of ");
+    for (i, k) in names.enumerate() {
+        if i > 0 {
+            wanted.push_str(", ");
+        }
+        wanted.push('\'');
+        wanted.push_str(k);
+        wanted.push('\'');
+    }
+    bad(format, name, &wanted, &format!("'{value}'"))
 }
 
 /// A whole number from 0 to 2^32-1.
