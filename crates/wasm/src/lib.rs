@@ -18,6 +18,7 @@ pub mod hdf5;
 mod hdf5_virtual;
 #[cfg(feature = "msgpack")]
 pub mod msgpack;
+pub mod options;
 #[cfg(feature = "tsfile")]
 pub mod tsfile;
 

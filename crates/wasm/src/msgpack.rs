@@ -1,10 +1,57 @@
 //! MessagePack exports: whole buffers, pool pieces, and incremental streams.
 
 use crate::batch::{batch, js_error, DecodedBatch};
+use crate::options::{bad, kind, pick, Fields};
+use arrowsmith_core::{DecodeError, Format};
 use arrowsmith_msgpack as msgpack;
 use wasm_bindgen::prelude::*;
 
-/// The decode options, set one by one from JS (`msgpack.ts` maps `MsgpackOptions` here).
+#[wasm_bindgen(typescript_custom_section)]
+const MSGPACK_CONFIG_OPTIONS: &str = r#"
+/** The decode options as `MsgpackConfig` takes them (docs/msgpack.md states each rule). */
+export interface MsgpackConfigOptions {
+  layout?: "auto" | "array" | "stream";
+  maxDepth?: number;
+  fastPath?: boolean;
+  tuples?: "auto" | "columns" | "list";
+  columns?: string[];
+  columnar?: boolean;
+  maps?: "records" | "map";
+  /** Readings of ext types by type code (-128..127 but -1, the timestamp). */
+  extensions?: Record<number, "struct" | "binary" | "timestamp-ms" | "timestamp-ns" | "undefined" | "eventtime">;
+  maxKeys?: number;
+  manyKeys?: "map" | "error";
+}
+"#;
+
+const LAYOUT: &[(&str, msgpack::Layout)] = &[
+    ("auto", msgpack::Layout::Auto),
+    ("array", msgpack::Layout::Array),
+    ("stream", msgpack::Layout::Stream),
+];
+const TUPLES: &[(&str, msgpack::Tuples)] = &[
+    ("auto", msgpack::Tuples::Auto),
+    ("columns", msgpack::Tuples::Columns),
+    ("list", msgpack::Tuples::List),
+];
+const MAPS: &[(&str, msgpack::Maps)] = &[
+    ("records", msgpack::Maps::Records),
+    ("map", msgpack::Maps::Map),
+];
+const MANY_KEYS: &[(&str, msgpack::ManyKeys)] = &[
+    ("map", msgpack::ManyKeys::Map),
+    ("error", msgpack::ManyKeys::Error),
+];
+const READINGS: &[(&str, msgpack::ExtReading)] = &[
+    ("struct", msgpack::ExtReading::Struct),
+    ("binary", msgpack::ExtReading::Binary),
+    ("timestamp-ms", msgpack::ExtReading::TimestampMs),
+    ("timestamp-ns", msgpack::ExtReading::TimestampNs),
+    ("undefined", msgpack::ExtReading::Undefined),
+    ("eventtime", msgpack::ExtReading::EventTime),
+];
+
+/// The decode options, from one JS object (`msgpack-options.ts` passes `MsgpackOptions`).
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct MsgpackConfig {
@@ -13,82 +60,66 @@ pub struct MsgpackConfig {
 
 #[wasm_bindgen]
 impl MsgpackConfig {
+    /// The options `options` asks for (absent fields keep their defaults); a bad value is
+    /// an `invalid` error naming the option.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> MsgpackConfig {
-        MsgpackConfig::default()
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "MsgpackConfigOptions | undefined")] options: JsValue,
+    ) -> Result<MsgpackConfig, JsValue> {
+        Self::from_options(options).map_err(js_error)
     }
 
-    /// 0 auto, 1 array, 2 stream.
-    pub fn layout(&mut self, v: u8) {
-        self.inner.layout = match v {
-            1 => msgpack::Layout::Array,
-            2 => msgpack::Layout::Stream,
-            _ => msgpack::Layout::Auto,
-        };
-    }
-
-    #[wasm_bindgen(js_name = fastPath)]
-    pub fn fast_path(&mut self, v: bool) {
-        self.inner.fast_path = v;
-    }
-
-    #[wasm_bindgen(js_name = maxDepth)]
-    pub fn max_depth(&mut self, v: u32) {
-        self.inner.max_depth = v as usize;
-    }
-
-    /// 0 auto, 1 columns, 2 list.
-    pub fn tuples(&mut self, v: u8) {
-        self.inner.tuples = match v {
-            1 => msgpack::Tuples::Columns,
-            2 => msgpack::Tuples::List,
-            _ => msgpack::Tuples::Auto,
-        };
-    }
-
-    /// Append the name of the next positional column.
-    pub fn column(&mut self, name: String) {
-        self.inner.columns.push(name);
-    }
-
-    pub fn columnar(&mut self, v: bool) {
-        self.inner.columnar = v;
-    }
-
-    /// 0 records, 1 map.
-    pub fn maps(&mut self, v: u8) {
-        self.inner.maps = match v {
-            1 => msgpack::Maps::Map,
-            _ => msgpack::Maps::Records,
-        };
-    }
-
-    /// Ext type `code` read as 0 struct, 1 binary, 2 timestamp-ms, 3 timestamp-ns,
-    /// 4 undefined, 5 eventtime.
-    pub fn extension(&mut self, code: i8, reading: u8) {
-        let r = match reading {
-            1 => msgpack::ExtReading::Binary,
-            2 => msgpack::ExtReading::TimestampMs,
-            3 => msgpack::ExtReading::TimestampNs,
-            4 => msgpack::ExtReading::Undefined,
-            5 => msgpack::ExtReading::EventTime,
-            _ => msgpack::ExtReading::Struct,
-        };
-        self.inner.extensions.set(code, r);
-    }
-
-    #[wasm_bindgen(js_name = maxKeys)]
-    pub fn max_keys(&mut self, v: u32) {
-        self.inner.max_keys = v as usize;
-    }
-
-    /// 0 map, 1 error.
-    #[wasm_bindgen(js_name = manyKeys)]
-    pub fn many_keys(&mut self, v: u8) {
-        self.inner.many_keys = match v {
-            1 => msgpack::ManyKeys::Error,
-            _ => msgpack::ManyKeys::Map,
-        };
+    fn from_options(options: JsValue) -> Result<MsgpackConfig, DecodeError> {
+        let o = Fields::new(Format::MessagePack, options)?;
+        let mut c = msgpack::Options::default();
+        if let Some(v) = o.choice("layout", LAYOUT)? {
+            c.layout = v;
+        }
+        if let Some(v) = o.bool("fastPath")? {
+            c.fast_path = v;
+        }
+        if let Some(v) = o.count("maxDepth")? {
+            c.max_depth = v as usize;
+        }
+        if let Some(v) = o.choice("tuples", TUPLES)? {
+            c.tuples = v;
+        }
+        if let Some(v) = o.strings("columns")? {
+            c.columns = v;
+        }
+        if let Some(v) = o.bool("columnar")? {
+            c.columnar = v;
+        }
+        if let Some(v) = o.choice("maps", MAPS)? {
+            c.maps = v;
+        }
+        for (code, reading) in o.entries("extensions")? {
+            let name = format!("extensions[{code}]");
+            let ty = code
+                .parse::<i8>()
+                .ok()
+                .filter(|&t| t != -1)
+                .ok_or_else(|| {
+                    bad(
+                        Format::MessagePack,
+                        "extensions",
+                        "keyed by ext types (-128..127; -1, the timestamp, is built in)",
+                        &code,
+                    )
+                })?;
+            let Some(reading) = reading.as_string() else {
+                return Err(bad(Format::MessagePack, &name, "a string", &kind(&reading)));
+            };
+            c.extensions
+                .set(ty, pick(Format::MessagePack, &name, &reading, READINGS)?);
+        }
+        if let Some(v) = o.count("maxKeys")? {
+            c.max_keys = v as usize;
+        }
+        if let Some(v) = o.choice("manyKeys", MANY_KEYS)? {
+            c.many_keys = v;
+        }
+        Ok(MsgpackConfig { inner: c })
     }
 }
 

@@ -3,9 +3,11 @@
 use crate::batch::{batch, js_error, DecodedBatch};
 use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
+use crate::options::{bad, kind, number, Fields};
 use arrowsmith_core::Bump;
 use arrowsmith_core::RangeCache;
 use arrowsmith_core::TimeUnit;
+use arrowsmith_core::{DecodeError, ErrorCode, Format};
 use arrowsmith_tsfile::{Mods, Query, TsFile};
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -114,6 +116,37 @@ impl TsFileReader {
     }
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const TS_QUERY_OPTIONS: &str = r#"
+/** What a TsFile read reads: every field optional, `TsQuery` validates each. */
+export interface TsQueryOptions {
+  /** v4 table (default: the only table, or the tree-model devices). */
+  table?: string;
+  /** Device paths (default: all). */
+  devices?: string[];
+  /** Field columns besides `time` (default: all). */
+  columns?: string[];
+  /** Inclusive time range, in the file's time unit (a number: a safe integer). */
+  start?: bigint | number;
+  end?: bigint | number;
+  /** Equality filter per tag column. */
+  tags?: Record<string, string>;
+  /** At most this many rows. */
+  limit?: number;
+  /** Unit of the time and TIMESTAMP columns (default "ms"). */
+  timeUnit?: "s" | "ms" | "us" | "ns";
+  /** Memory the read may take, in bytes (default 1 GiB); more fails with `too-large`. */
+  maxReadBytes?: number;
+}
+"#;
+
+const UNITS: &[(&str, TimeUnit)] = &[
+    ("s", TimeUnit::Second),
+    ("ms", TimeUnit::Millisecond),
+    ("us", TimeUnit::Microsecond),
+    ("ns", TimeUnit::Nanosecond),
+];
+
 /// A TsFile query, built once in JS and passed to `plan` and `read`, with the unit of the
 /// time and TIMESTAMP columns.
 #[wasm_bindgen]
@@ -121,56 +154,60 @@ pub struct TsQuery(Query, TimeUnit);
 
 #[wasm_bindgen]
 impl TsQuery {
-    /// Empty lists mean "not restricted"; `tags` is `[column, value, column, value, ...]`;
-    /// `unit` is "s", "ms" (the default), "us" or "ns".
+    /// The query `options` asks for; `mods`, IoTDB deletions to hide from the read (the
+    /// bytes of the file's `.mods2` or `.mods`). A bad option value is an `invalid` error
+    /// naming it.
     #[wasm_bindgen(constructor)]
-    #[allow(clippy::too_many_arguments)] // one JS constructor call, positional
     pub fn new(
-        table: Option<String>,
-        devices: Vec<String>,
-        columns: Vec<String>,
-        start: Option<i64>,
-        end: Option<i64>,
-        tags: Vec<String>,
-        limit: Option<u32>,
-        unit: Option<String>,
-    ) -> TsQuery {
-        let unit = match unit.as_deref() {
-            Some("s") => TimeUnit::Second,
-            Some("us") => TimeUnit::Microsecond,
-            Some("ns") => TimeUnit::Nanosecond,
-            _ => TimeUnit::Millisecond,
+        #[wasm_bindgen(unchecked_param_type = "TsQueryOptions | undefined")] options: JsValue,
+        mods: Option<Vec<u8>>,
+    ) -> Result<TsQuery, JsValue> {
+        Self::from_options(options, mods).map_err(js_error)
+    }
+
+    fn from_options(options: JsValue, mods: Option<Vec<u8>>) -> Result<TsQuery, DecodeError> {
+        let o = Fields::new(Format::TsFile, options)?;
+        let mut tags = Vec::new();
+        for (k, v) in o.entries("tags")? {
+            let Some(v) = v.as_string() else {
+                return Err(DecodeError::new(
+                    Format::TsFile,
+                    0,
+                    ErrorCode::Invalid,
+                    format!(
+                        "tag filter \"{k}\" must be a string, not {} (a filter matches devices whose tag equals it; filter null tags with devices())",
+                        if v.is_null() { "null".into() } else { kind(&v) }
+                    ),
+                ));
+            };
+            tags.push((k, v));
+        }
+        let max_read_bytes = match o.number("maxReadBytes")? {
+            Some(b) if !(b >= 0.0 && b.fract() == 0.0) => {
+                return Err(bad(
+                    Format::TsFile,
+                    "maxReadBytes",
+                    "a whole number of bytes",
+                    &number(b),
+                ))
+            }
+            b => b.map(|b| b as u64),
         };
-        TsQuery(
-            Query {
-                table,
-                devices: (!devices.is_empty()).then_some(devices),
-                columns: (!columns.is_empty()).then_some(columns),
-                start,
-                end,
-                tags: tags
-                    .chunks_exact(2)
-                    .map(|kv| (kv[0].clone(), kv[1].clone()))
-                    .collect(),
-                limit: limit.map(|l| l as usize),
-                max_read_bytes: None,
-                mods: None,
-            },
-            unit,
-        )
-    }
-
-    /// The memory the read may take, in bytes (default 1 GiB); more fails with `too-large`.
-    #[wasm_bindgen(js_name = setMaxReadBytes)]
-    pub fn set_max_read_bytes(&mut self, bytes: f64) {
-        self.0.max_read_bytes = Some(bytes as u64);
-    }
-
-    /// IoTDB deletions to hide from the read: the bytes of the file's `.mods2` or `.mods`.
-    #[wasm_bindgen(js_name = setMods)]
-    pub fn set_mods(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
-        self.0.mods = Some(Arc::new(Mods::parse(bytes).map_err(js_error)?));
-        Ok(())
+        let query = Query {
+            table: o.string("table")?,
+            devices: o.strings("devices")?.filter(|d| !d.is_empty()),
+            columns: o.strings("columns")?.filter(|c| !c.is_empty()),
+            start: o.int64("start")?,
+            end: o.int64("end")?,
+            tags,
+            limit: o.count("limit")?.map(|l| l as usize),
+            max_read_bytes,
+            mods: mods.map(|m| Mods::parse(&m).map(Arc::new)).transpose()?,
+        };
+        let unit = o
+            .choice("timeUnit", UNITS)?
+            .unwrap_or(TimeUnit::Millisecond);
+        Ok(TsQuery(query, unit))
     }
 }
 

@@ -1,8 +1,10 @@
 /**
- * The MessagePack decode options and their mapping onto the wasm side's `MsgpackConfig`
- * (used on the calling thread and in pool workers, so both decode alike).
+ * The MessagePack decode options, passed whole to the wasm side's `MsgpackConfig` (on the
+ * calling thread and in pool workers, so both decode alike; its `MsgpackConfigOptions` is
+ * the boundary's type, which these options must satisfy).
  * docs/msgpack.md states the rule behind each option.
  */
+import { wasmCall } from './errors.js';
 import type { Glues } from './wasm.js';
 
 /** A built-in reading of an ext type (see `MsgpackOptions.extensions`). */
@@ -54,57 +56,18 @@ export interface MsgpackDecodeOptions {
 
 type Config = InstanceType<Glues['msgpack']['MsgpackConfig']>;
 
-const LAYOUT = { auto: 0, array: 1, stream: 2 } as const;
-const TUPLES = { auto: 0, columns: 1, list: 2 } as const;
-const MAPS = { records: 0, map: 1 } as const;
-const MANY_KEYS = { map: 0, error: 1 } as const;
-const READINGS = { struct: 0, binary: 1, 'timestamp-ms': 2, 'timestamp-ns': 3, undefined: 4, eventtime: 5 } as const;
-
-/** One of `table`'s keys, or a RangeError naming the option. */
-function pick<T extends Record<string, number>>(table: T, value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Object.hasOwn(table, value)) throw new RangeError(`arrowsmith: ${name} must be one of ${Object.keys(table).map((k) => `'${k}'`).join(', ')}, not ${JSON.stringify(value)}`);
-  return table[value as keyof T];
-}
-
-function count(value: number | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value) || value < 0 || value > 0xffff_ffff) throw new RangeError(`arrowsmith: ${name} must be a whole number from 0 to 2^32-1, not ${value}`);
-  return value;
-}
-
 /** Only the options that shape the decode (what a pool job carries). */
 export function decodeOptions(o: MsgpackDecodeOptions = {}): MsgpackDecodeOptions {
   const { layout, maxDepth, fastPath, tuples, columns, columnar, maps, extensions, maxKeys, manyKeys } = o;
   return { layout, maxDepth, fastPath, tuples, columns, columnar, maps, extensions, maxKeys, manyKeys };
 }
 
-/** The wasm config for `o` (the caller frees it). Invalid values are RangeErrors. @internal */
+/**
+ * The wasm config for `o` (the caller frees it): one object crosses, and the wasm side
+ * validates it (a bad value is an `invalid` DecodeError naming the option). @internal
+ */
 export function msgpackConfig(glue: Glues['msgpack'], o: MsgpackDecodeOptions = {}): Config {
-  const layout = pick(LAYOUT, o.layout, 'layout');
-  const tuples = pick(TUPLES, o.tuples, 'tuples');
-  const maps = pick(MAPS, o.maps, 'maps');
-  const manyKeys = pick(MANY_KEYS, o.manyKeys, 'manyKeys');
-  const maxDepth = count(o.maxDepth, 'maxDepth');
-  const maxKeys = count(o.maxKeys, 'maxKeys');
-  const extensions = Object.entries(o.extensions ?? {}).map(([code, reading]) => {
-    const c = Number(code);
-    if (!Number.isInteger(c) || c < -128 || c > 127 || c === -1) throw new RangeError(`arrowsmith: extensions: ${code} is not an ext type (-128..127; -1, the timestamp, is built in)`);
-    return [c, pick(READINGS, reading, `extensions[${code}]`)!] as const;
-  });
-  if (o.columns !== undefined && !(Array.isArray(o.columns) && o.columns.every((c) => typeof c === 'string'))) throw new TypeError('arrowsmith: columns must be an array of strings');
-  const c = new glue.MsgpackConfig();
-  if (layout !== undefined) c.layout(layout);
-  if (o.fastPath !== undefined) c.fastPath(o.fastPath);
-  if (maxDepth !== undefined) c.maxDepth(maxDepth);
-  if (tuples !== undefined) c.tuples(tuples);
-  for (const name of o.columns ?? []) c.column(name);
-  if (o.columnar !== undefined) c.columnar(o.columnar);
-  if (maps !== undefined) c.maps(maps);
-  for (const [code, reading] of extensions) c.extension(code, reading);
-  if (maxKeys !== undefined) c.maxKeys(maxKeys);
-  if (manyKeys !== undefined) c.manyKeys(manyKeys);
-  return c;
+  return wasmCall(() => new glue.MsgpackConfig(o));
 }
 
 /** Run `f` with the wasm config of `o`, freed after. @internal */

@@ -2,13 +2,14 @@
 import { Table, type RecordBatch } from './arrow-lib.js';
 import { abortable, checkAborted } from './abort.js';
 import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
-import { FileReaderBase, ReusedBuffers, type ByteHost, type OpenOptions } from './filereader.js';
-import { DecodeError, SchemaMismatch } from './errors.js';
+import { FileReaderBase, ReusedBuffers, type OpenOptions } from './filereader.js';
+import { DecodeError, SchemaMismatch, wasmCall } from './errors.js';
 import { int64At } from './int64.js';
 import type { FileRef, Given, Job } from './pool/protocol.js';
 import { readAll, type ByteInput, type FileSource } from './source.js';
 import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
-import { instanceAsync, type Loaded } from './wasm.js';
+import type { TsQueryOptions } from '../wasm/arrowsmith_tsfile.js';
+import { instanceAsync, type Glues, type Loaded } from './wasm.js';
 
 export interface TsFileColumn {
   name: string;
@@ -53,31 +54,14 @@ export interface TsFileOptions extends OpenOptions {
   mods?: ByteInput;
 }
 
-/** The wasm-side reader (crates/wasm) as this module calls it. */
-interface WasmTsFileReader {
-  supply(offset: number, bytes: Uint8Array): void;
-  clearCache(): void;
-  free(): void;
-  open(): number;
-  tables(): string;
-  devices(table?: string): string;
-  timeseries(): string;
-  plan(q: unknown): Float64Array;
-  deviceSpan(path: string): BigInt64Array;
-  read(q: unknown): WasmBatchHandle;
-  readFrom(q: unknown, host: ByteHost): WasmBatchHandle;
-}
-type QueryArgs = [string | undefined, string[], string[], bigint | undefined, bigint | undefined, string[], number | undefined, string | undefined];
+/** The wasm-side reader and query (crates/wasm/src/tsfile.rs), as its generated .d.ts types them. */
+type WasmTsFileReader = InstanceType<Glues['tsfile']['TsFileReader']>;
 
 const toBig = (t: TimeValue | undefined) => (t === undefined ? undefined : t instanceof Date ? BigInt(t.getTime()) : BigInt(t));
 
-function args(q: TsFileQuery): QueryArgs {
-  if (q.limit !== undefined && !(q.limit >= 0)) throw new RangeError('limit must be a non-negative number');
-  const tags = Object.entries(q.tags ?? {});
-  const bad = tags.find(([, v]) => typeof v !== 'string');
-  if (bad) throw new TypeError(`arrowsmith: tag filter ${JSON.stringify(bad[0])} must be a string, not ${bad[1] === null ? 'null' : typeof bad[1]} (a filter matches devices whose tag equals it; filter null tags with devices())`);
-  return [q.table, q.devices ?? [], q.columns ?? [], toBig(q.start), toBig(q.end), tags.flat(), q.limit, q.timeUnit];
-}
+/** The wasm query's options for `q` (Dates as bigints; the wasm side validates every field). */
+const wasmTime = (t: TimeValue | undefined) => (t instanceof Date ? BigInt(t.getTime()) : t);
+const wasmQuery = (q: TsFileQuery, maxReadBytes?: number): TsQueryOptions => ({ ...q, start: wasmTime(q.start), end: wasmTime(q.end), maxReadBytes });
 
 /** Options of `TsFile.batches`: a query and the most rows a batch holds. */
 export interface TsFileBatchQuery extends TsFileQuery {
@@ -170,7 +154,8 @@ const TAIL_PREFETCH = 64 * 1024;
 
 /** A pool job reading one device of a query (optionally a time slice of it). */
 function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device: string, start = q.start, end = q.end, given?: Given<Uint8Array>): Job {
-  return { kind: 'tsfile', file, query: { table: q.table, columns: q.columns, tags: q.tags, devices: [device], start, end, maxReadBytes: q.maxReadBytes, timeUnit: q.timeUnit, mods: q.mods }, given };
+  const { signal: _, limit: __, ...query } = q;
+  return { kind: 'tsfile', file, query: { ...query, devices: [device], start, end }, given };
 }
 
 export class TsFile extends FileReaderBase {
@@ -201,7 +186,7 @@ export class TsFile extends FileReaderBase {
   static async openWith(wasm: Loaded<'tsfile'>, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
     // (a Blob, URL or file gets the chunks its query plans from the index).
-    const make = (w: Loaded<'tsfile'>, size: number) => new w.glue.TsFileReader(size) as unknown as WasmTsFileReader;
+    const make = (w: Loaded<'tsfile'>, size: number) => new w.glue.TsFileReader(size);
     const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openTsFile', format: 'TsFile', http: options });
     const f = new TsFile(p);
     return f.setUp(options, async () => {
@@ -215,12 +200,7 @@ export class TsFile extends FileReaderBase {
       if (options.mods !== undefined) {
         const mods = await readAll(options.mods, 'openTsFile mods', options.signal);
         // Parsed once here so a broken deletion file fails the open, not the first read.
-        const q = new wasm.glue.TsQuery(...args({}));
-        try {
-          await f.call(() => q.setMods(mods));
-        } finally {
-          q.free();
-        }
+        await f.call(() => new wasm.glue.TsQuery(undefined, mods).free());
         f.#mods = mods;
       }
     });
@@ -567,7 +547,7 @@ export class TsFile extends FileReaderBase {
   async #plan(q: TsFileQuery, signal?: AbortSignal): Promise<number[] | undefined> {
     try {
       return await this.op(async () => {
-        const query = new this.wasm.glue.TsQuery(...args(q));
+        const query = wasmCall(() => new this.wasm.glue.TsQuery(wasmQuery(q)));
         try {
           return Array.from(await this.call(() => this.handle.plan(query), signal));
         } finally {
@@ -625,12 +605,8 @@ export class TsFile extends FileReaderBase {
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
   async readHandle(q: TsFileQuery & { mods?: Uint8Array }, given?: Given<Uint8Array>): Promise<WasmBatchHandle> {
-    const query = new this.wasm.glue.TsQuery(...args(q));
-    const max = this.readLimit(q.maxReadBytes);
-    if (max !== undefined) query.setMaxReadBytes(max);
+    const query = wasmCall(() => new this.wasm.glue.TsQuery(wasmQuery(q, this.readLimit(q.maxReadBytes)), q.mods ?? this.#mods));
     try {
-      const mods = q.mods ?? this.#mods;
-      if (mods) query.setMods(mods);
       // A file in memory, or the bytes the main thread fetched for this read (a pool job's):
       // the reader pulls page by page, so a time slice copies a slice.
       const host = this.byteHost ?? (given && this.givenHost(given.ranges, given.bytes));

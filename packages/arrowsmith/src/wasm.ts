@@ -360,7 +360,7 @@ function msgpackProbe(glue: MsgpackGlue, memory: WebAssembly.Memory): boolean {
     bytes.push(0xcb, ...new Uint8Array(dv.buffer));
   }
   for (const v of u16) bytes.push(0xcd, v >> 8, v & 0xff);
-  const config = new glue.MsgpackConfig();
+  const config = new glue.MsgpackConfig(undefined);
   let b: ReturnType<MsgpackGlue['decodeMsgpack']>;
   try {
     b = glue.decodeMsgpack(new Uint8Array(bytes), config);

@@ -93,6 +93,32 @@ for (const variant of ['simd', 'scalar'] as const) {
       expect(w.glue.simdEnabled()).toBe(variant === 'simd');
     });
 
+    it('a bad option value is an invalid DecodeError naming the option (the wasm side validates the options object)', () => {
+      const bytes = encode([{ a: 1 }]);
+      const bad = (o: object, message: string) => {
+        const e = (() => {
+          try {
+            decode(bytes, o as MsgpackOptions);
+          } catch (x) {
+            return x;
+          }
+        })();
+        expect(e).toBeInstanceOf(DecodeError);
+        expect(e).toMatchObject({ format: 'MessagePack', code: 'invalid' });
+        expect((e as Error).message).toContain(message);
+      };
+      bad({ layout: 'rows' }, `option layout must be one of 'auto', 'array', 'stream', not 'rows'`);
+      bad({ maps: 1 }, 'option maps must be a string, not 1');
+      bad({ fastPath: 'no' }, 'option fastPath must be true or false, not "no"');
+      bad({ maxDepth: -1 }, 'option maxDepth must be a whole number from 0 to 2^32-1, not -1');
+      bad({ columns: ['a', 2] }, 'option columns must be an array of strings, not an array');
+      bad({ extensions: { 5: 'date' } }, `option extensions[5] must be one of 'struct', 'binary', 'timestamp-ms', 'timestamp-ns', 'undefined', 'eventtime', not 'date'`);
+      bad({ extensions: { '-1': 'binary' } }, 'option extensions must be keyed by ext types (-128..127; -1, the timestamp, is built in), not -1');
+      bad({ manyKeys: 'drop' }, `option manyKeys must be one of 'map', 'error', not 'drop'`);
+      // Good values decode.
+      expect(decode(bytes, { layout: 'array', maps: 'map', manyKeys: 'error' }).numRows).toBe(1);
+    });
+
     for (const file of corpora) {
       it(`matches @msgpack/msgpack on Python corpus ${file}`, () => {
         const bytes = new Uint8Array(readFileSync(join(FIXTURES, file)));

@@ -5,6 +5,7 @@ import { RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
 import { TsFile } from '../src/tsfile.js';
+import { DecodeError } from '../src/errors.js';
 import { reserveLeft, reserveOutput } from '../src/arrow.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -215,10 +216,29 @@ describe('TsFile (wasm, Node)', () => {
     expect(t.toArray().map((r) => BigInt(r.time))).toEqual(times.filter((x) => x >= lo && x <= hi));
     const limited = await f.read({ table: json.table, limit: 3 });
     expect(limited.numRows).toBe(3);
-    // A tag filter is a string: null (a JS caller's guess for "tag not set") is a TypeError
+    // A tag filter is a string: null (a JS caller's guess for "tag not set") is a DecodeError
     // naming the tag, not an error from inside the wasm glue.
     const tag = (json.tags as string[])[0]!;
     await expect(f.read({ table: json.table, tags: { [tag]: null as unknown as string } })).rejects.toThrow(new RegExp(`tag filter "${tag}" must be a string, not null`));
+  });
+
+  it('a bad query option is an invalid DecodeError naming it (the wasm side validates the options object)', async () => {
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
+    const f = await openTsFile(data);
+    const bad = async (q: object, message: string) => {
+      const e = await f.read({ table: json.table, ...q }).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(DecodeError);
+      expect(e).toMatchObject({ format: 'TsFile', code: 'invalid' });
+      expect((e as Error).message).toContain(message);
+    };
+    await bad({ timeUnit: 'minutes' }, `option timeUnit must be one of 's', 'ms', 'us', 'ns', not 'minutes'`);
+    await bad({ limit: '3' }, 'option limit must be a number, not "3"');
+    await bad({ limit: 2.5 }, 'option limit must be a whole number from 0 to 2^32-1, not a fraction');
+    await bad({ columns: 'a' }, 'option columns must be an array of strings, not "a"');
+    await bad({ devices: [1] }, 'option devices must be an array of strings, not an array');
+    await bad({ start: 1.5 }, 'option start must be a bigint (64-bit integer), not a fraction');
+    // The same query with good values reads.
+    expect((await f.read({ table: json.table, timeUnit: 'us', limit: 2 })).numRows).toBe(2);
   });
 
   it('reads a Blob by slices and gives the same table', async () => {
