@@ -66,6 +66,21 @@ interface Column {
 }
 
 const NULL = 'Null';
+/** Types each of which holds every value of the ones before it. */
+const LADDERS = [
+  ['Int8', 'Int16', 'Int32', 'Int64'],
+  ['Uint8', 'Uint16', 'Uint32', 'Uint64'],
+  ['Float32', 'Float64'],
+];
+
+/**
+ * Between two column types of one ladder: true when `next` is wider (the column is widened),
+ * false when narrower (its values fit the column as it is); undefined across ladders.
+ */
+function widening(have: string, next: string): boolean | undefined {
+  for (const l of LADDERS) if (l.includes(have) && l.includes(next)) return l.indexOf(next) > l.indexOf(have);
+  return undefined;
+}
 const quote = (id: string) => `"${id.replaceAll('"', '""')}"`;
 let stages = 0;
 
@@ -83,8 +98,10 @@ function ipc(batch: RecordBatch): Uint8Array {
  * Insert `source` (an Arrowsmith `Table`, or batches: `file.batches()`, `decodeMsgpackStream`)
  * into DuckDB as the new table `name`, one batch at a time. Batches may differ in columns
  * (a column missing from a batch is NULL there; a new one is added) and in dictionaries; a
- * column that is all nulls (Arrow Null) takes the type of the first batch that has values.
- * A column whose type otherwise changes throws `InsertTableError('type-conflict')` naming it.
+ * column that is all nulls (Arrow Null) takes the type of the first batch that has values, and
+ * one whose integers or floats grow wider (Int32 then Int64) is widened. A column whose type
+ * otherwise changes (Int64 then Float64: DuckDB would round) throws
+ * `InsertTableError('type-conflict')` naming it.
  * On an error or abort the table is dropped.
  */
 export async function insertTable(
@@ -141,6 +158,7 @@ async function append(conn: DuckDBConnectionLike, at: { name: string; schema?: s
   const next = columns.map((c) => ({ ...c }));
   const added: string[] = [];
   const retyped: string[] = [];
+  const widened: string[] = [];
   const keep: number[] = [];
   own.forEach((c, i) => {
     const have = next.find((t) => t.name === c.name);
@@ -148,11 +166,16 @@ async function append(conn: DuckDBConnectionLike, at: { name: string; schema?: s
       next.push(c);
       added.push(c.name);
     } else if (have.sig !== c.sig && c.sig !== NULL) {
-      if (have.sig !== NULL) {
+      const wider = widening(have.sig, c.sig);
+      if (have.sig === NULL) {
+        have.sig = c.sig;
+        retyped.push(c.name);
+      } else if (wider === undefined) {
         throw new InsertTableError('type-conflict', `column ${JSON.stringify(c.name)} is ${have.sig} in earlier batches and ${c.sig} from row ${at.rows} on; DuckDB would convert it`, c.name);
+      } else if (wider) {
+        have.sig = c.sig;
+        widened.push(c.name);
       }
-      have.sig = c.sig;
-      retyped.push(c.name);
     }
     // An all-null column of a batch is left out: INSERT BY NAME fills it with NULL.
     if (c.sig !== NULL || !have || have.sig === NULL) keep.push(i);
@@ -162,7 +185,7 @@ async function append(conn: DuckDBConnectionLike, at: { name: string; schema?: s
   const staged = schema === undefined ? quote(stage) : `${quote(schema)}.${quote(stage)}`;
   await conn.insertArrowFromIPCStream(ipc(part as RecordBatch), { name: stage, ...(schema === undefined ? {} : { schema }), create: true });
   try {
-    if (added.length || retyped.length) {
+    if (added.length || retyped.length || widened.length) {
       const types = new Map(
         ((await conn.query(`SELECT column_name, column_type FROM (DESCRIBE ${staged})`)) as { toArray(): { column_name: string; column_type: string }[] })
           .toArray()
@@ -171,6 +194,7 @@ async function append(conn: DuckDBConnectionLike, at: { name: string; schema?: s
       for (const c of added) await conn.query(`ALTER TABLE ${qualified} ADD COLUMN ${quote(c)} ${types.get(c)}`);
       // The column held only nulls so far: nothing to convert.
       for (const c of retyped) await conn.query(`ALTER TABLE ${qualified} ALTER COLUMN ${quote(c)} SET DATA TYPE ${types.get(c)} USING NULL`);
+      for (const c of widened) await conn.query(`ALTER TABLE ${qualified} ALTER COLUMN ${quote(c)} SET DATA TYPE ${types.get(c)}`);
     }
     await conn.query(`INSERT INTO ${qualified} BY NAME SELECT * FROM ${staged}`);
   } finally {

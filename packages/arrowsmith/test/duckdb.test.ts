@@ -115,6 +115,14 @@ describe('insertTable: MessagePack', () => {
     ]);
   });
 
+  it('integers that grow wider widen the column; narrower ones fit it', async () => {
+    const batch = (ids: number[], type: A.DataType) => new A.Table({ n: A.vectorFromArray(ids.map((i) => (type instanceof A.Int64 ? BigInt(i) : i)), type as never) }).batches[0]!;
+    const big = 2 ** 40;
+    expect(await insertTable(conn, 'widen', [batch([1, 2], new A.Int32()), batch([big], new A.Int64()), batch([-3], new A.Int8())])).toEqual({ rows: 4, batches: 3 });
+    expect(rows(conn, 'SELECT column_type FROM (DESCRIBE widen)')).toEqual([{ column_type: 'BIGINT' }]);
+    expect(rows(conn, 'SELECT n FROM widen').map((r) => r.n)).toEqual([1n, 2n, BigInt(big), -3n]);
+  });
+
   it('a column whose type changes lossily is a typed error naming it, and the table is dropped', async () => {
     const a = decodeMsgpack(new Uint8Array([0x91, 0x81, 0xa1, 0x76, 0x01])); // [{v: 1}]
     const b = decodeMsgpack(new Uint8Array([0x91, 0x81, 0xa1, 0x76, 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0])); // [{v: 1.5}]
