@@ -16,7 +16,7 @@
  */
 import { abortReason } from './abort.js';
 import { RecordBatchStreamWriter } from './arrow-ipc.js';
-import { type RecordBatch, Table } from './arrow-lib.js';
+import { RecordBatch, Table } from './arrow-lib.js';
 import { duckSignature, forDuckDB } from './duckdb-types.js';
 
 /**
@@ -86,13 +86,16 @@ let stages = 0;
 
 /** One batch as a whole IPC stream, in a buffer of its own (DuckDB-wasm's worker takes it). */
 function ipc(batch: RecordBatch): Uint8Array {
+  if (!(batch instanceof RecordBatch)) {
+    // The writer would take another copy's batch for an iterable of rows.
+    throw new TypeError('arrowsmith/duckdb: not a RecordBatch of the apache-arrow this package uses (a batch of another copy of apache-arrow?)');
+  }
   const bytes = RecordBatchStreamWriter.writeAll([batch]).toUint8Array(true);
   // The writer joins its chunks into a new buffer; a view of the batch's memory would be
   // detached from under the caller's table by the transfer.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
   return own ? bytes : bytes.slice();
 }
-
 
 /**
  * Insert `source` (an Arrowsmith `Table`, or batches: `file.batches()`, `decodeMsgpackStream`)
@@ -117,7 +120,9 @@ export async function insertTable(
   let rows = 0;
   let batches = 0;
   try {
-    for await (const raw of source instanceof Table ? source.batches : source) {
+    // A Table of another apache-arrow copy iterates rows: take its batches all the same.
+    const table = source instanceof Table || Array.isArray((source as Table).batches);
+    for await (const raw of table ? (source as Table).batches : (source as AsyncIterable<RecordBatch>)) {
       if (signal?.aborted) throw abortReason(signal);
       const batch = forDuckDB(raw);
       if (!columns) {
@@ -132,7 +137,13 @@ export async function insertTable(
     }
     if (signal?.aborted) throw abortReason(signal);
   } catch (e) {
-    if (columns) await Promise.resolve(conn.query(`DROP TABLE IF EXISTS ${qualified}`)).catch(() => {});
+    if (columns) {
+      try {
+        await conn.query(`DROP TABLE IF EXISTS ${qualified}`);
+      } catch {
+        // The error that stopped the insert is the one to report.
+      }
+    }
     throw e;
   }
   if (!columns) {

@@ -240,6 +240,13 @@ describe('insertTable: streaming, cancelling, buffers', () => {
     expect(rows(conn, 'SELECT count(*)::INTEGER AS n, sum(id)::DOUBLE AS s FROM moved')).toEqual([{ n: t.numRows, s: t.getChild('id')!.toArray().reduce((a: number, v: number) => a + Number(v), 0) }]);
   });
 
+  it('a table of another apache-arrow copy is a TypeError, not rows read as batches', async () => {
+    const a15 = await import('apache-arrow-15');
+    const t = a15.tableFromArrays({ x: Int32Array.of(1, 2) });
+    await expect(insertTable(conn, 'foreign', t as never)).rejects.toThrow(/not a RecordBatch of the apache-arrow this package uses/);
+    await expect(insertTable(conn, 'foreign', t.batches as never)).rejects.toThrow(TypeError);
+  });
+
   it('a table without batches creates the empty table; an empty stream is a typed error', async () => {
     const schema = new A.Schema([f('x', new A.Int32()), f('s', new A.Utf8())]);
     expect(await insertTable(conn, 'empty', new A.Table(schema))).toEqual({ rows: 0, batches: 0 });
