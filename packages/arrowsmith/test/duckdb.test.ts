@@ -240,6 +240,30 @@ describe('insertTable: streaming, cancelling, buffers', () => {
     expect(rows(conn, 'SELECT count(*)::INTEGER AS n, sum(id)::DOUBLE AS s FROM moved')).toEqual([{ n: t.numRows, s: t.getChild('id')!.toArray().reduce((a: number, v: number) => a + Number(v), 0) }]);
   });
 
+  it('pulls the next batch only after the last one is in DuckDB (one batch held at a time)', async () => {
+    let made = 0;
+    let inserted = 0;
+    let ahead = 0;
+    async function* source() {
+      for (let i = 0; i < 40; i++) {
+        made++;
+        yield new A.Table({ x: A.vectorFromArray(Float64Array.from({ length: 4096 }, (_, j) => i * 4096 + j)) }).batches[0]!;
+      }
+    }
+    const counting = {
+      insertArrowFromIPCStream(buffer: Uint8Array, options: { name: string; create?: boolean }) {
+        ahead = Math.max(ahead, made - inserted);
+        inserted++;
+        return conn.insertArrowFromIPCStream(buffer, options);
+      },
+      query: (sql: string) => conn.query(sql),
+    };
+    expect(await insertTable(counting, 'paced', source())).toEqual({ rows: 40 * 4096, batches: 40 });
+    expect(ahead).toBe(1);
+    const n = 40 * 4096;
+    expect(rows(conn, 'SELECT count(*)::INTEGER AS n, sum(x) AS s FROM paced')).toEqual([{ n, s: (n * (n - 1)) / 2 }]);
+  });
+
   it('a table of another apache-arrow copy is a TypeError, not rows read as batches', async () => {
     const a15 = await import('apache-arrow-15');
     const t = a15.tableFromArrays({ x: Int32Array.of(1, 2) });
