@@ -8,8 +8,9 @@
  * ```
  *
  * Every buffer is a view of the apache-arrow one (64-bit integers of Arrow 15, held as pairs of
- * Int32 words, are viewed as BigInt64 values); only a validity or boolean bitmap of a slice
- * that starts inside a byte is copied (flechette batches have no bit offset).
+ * Int32 words, are viewed as BigInt64 values), but for a validity or boolean bitmap of a slice
+ * that starts inside a byte (flechette batches have no bit offset) and the keys of a
+ * dictionary column whose batches bring different dictionaries (see `dictionaryColumn`).
  */
 import { type Batch, batchType, Column, type ExtractionOptions, Table as FTable, type DataType as FType, type Field as FField, type Schema as FSchema } from '@uwdata/flechette';
 import * as f from '@uwdata/flechette';
@@ -92,6 +93,14 @@ interface Context {
   dictionaries: Map<Vector, Column<unknown>>;
 }
 
+type DictionaryBatch = Batch<unknown> & { setDictionary(c: Column<unknown>): unknown };
+
+function dictionaryBatch(Ctor: new (o: object) => Batch<unknown>, options: object, dictionary: Column<unknown>): Batch<unknown> {
+  const b = new Ctor(options) as DictionaryBatch;
+  b.setDictionary(dictionary);
+  return b;
+}
+
 function batchOf(data: Data, type: FType, cx: Context): Batch<unknown> {
   const Ctor = batchType(type, cx.options) as unknown as new (o: object) => Batch<unknown>;
   const { length, nullCount, offset } = data;
@@ -119,19 +128,58 @@ function batchOf(data: Data, type: FType, cx: Context): Batch<unknown> {
     case T.Struct:
       return new Ctor({ ...base, children: children() });
     case T.Dictionary: {
-      const b = new Ctor({ ...base, values: view(data.values, ft.indices!.values, length) }) as Batch<unknown> & { setDictionary(c: Column<unknown>): unknown };
       const dict = data.dictionary!;
       let column = cx.dictionaries.get(dict);
       if (!column) {
         column = new Column(dict.data.map((d) => batchOf(d, ft.dictionary!, cx)), ft.dictionary);
         cx.dictionaries.set(dict, column);
       }
-      b.setDictionary(column);
-      return b;
+      return dictionaryBatch(Ctor, { ...base, values: view(data.values, ft.indices!.values, length) }, column);
     }
     default:
       throw new ToFlechetteError(`no flechette batch for ${String(data.type)}`);
   }
+}
+
+/**
+ * A top-level dictionary column. Arquero reads every batch of a column through the last
+ * batch's dictionary (an IPC stream's dictionaries only grow), so batches that bring
+ * dictionaries of their own (TsFile batches and device groups) share one merged dictionary
+ * of unique values, their keys remapped into new index arrays; a column with one dictionary
+ * stays a view.
+ */
+function dictionaryColumn(chunks: Data[], type: FType, cx: Context): Column<unknown> {
+  const dicts = [...new Set(chunks.map((d) => d.dictionary!))];
+  if (dicts.length <= 1) return new Column(chunks.map((d) => batchOf(d, type, cx)), type);
+  const ft = type as FType & { indices: { values: new (n: number) => Int32Array }; dictionary: FType };
+  const index = new Map<unknown, number>();
+  const values: unknown[] = [];
+  const maps = new Map<Vector, Int32Array>();
+  for (const d of dicts) {
+    const m = new Int32Array(d.length);
+    for (let i = 0; i < d.length; i++) {
+      const v = d.get(i);
+      let k = index.get(v);
+      if (k === undefined) index.set(v, (k = values.push(v) - 1));
+      m[i] = k;
+    }
+    maps.set(d, m);
+  }
+  const dictionary = f.columnFromArray(values, ft.dictionary) as Column<unknown>;
+  return new Column(
+    chunks.map((d) => {
+      const m = maps.get(d.dictionary!)!;
+      const keys = d.values as Int32Array;
+      const Ctor = batchType(type, cx.options) as unknown as new (o: object) => Batch<unknown>;
+      const validity = d.nullCount > 0 && d.nullBitmap?.length ? bits(d.nullBitmap, d.offset, d.length) : undefined;
+      const same = m.every((k, i) => k === i);
+      // A null's key may be anything: it maps to 0.
+      const remapped = same ? keys : ft.indices.values === Int32Array ? Int32Array.from({ length: d.length }, (_, i) => m[keys[i]!] ?? 0) : undefined;
+      if (!remapped) throw new ToFlechetteError(`dictionary keys of ${String(d.type)} are not Int32`);
+      return dictionaryBatch(Ctor, { length: d.length, nullCount: d.nullCount, type, validity, values: remapped }, dictionary);
+    }),
+    type,
+  );
 }
 
 /**
@@ -143,6 +191,9 @@ export function toFlechette(table: Table, options: ExtractionOptions = {}): FTab
   const cx: Context = { options, dictionaries: new Map() };
   const fields = table.schema.fields.map(fieldOf);
   const schema: FSchema = { version: f.Version.V5, endianness: f.Endianness.Little, fields, metadata: table.schema.metadata.size ? table.schema.metadata : null };
-  const columns = fields.map((field, i) => new Column(table.batches.map((b) => batchOf(b.data.children[i]!, field.type, cx)), field.type));
+  const columns = fields.map((field, i) => {
+    const chunks = table.batches.map((b) => b.data.children[i]!);
+    return field.type.typeId === T.Dictionary ? dictionaryColumn(chunks, field.type, cx) : new Column(chunks.map((d) => batchOf(d, field.type, cx)), field.type);
+  });
   return new FTable(schema, columns, options.useProxy);
 }

@@ -123,22 +123,31 @@ describe('Arquero 8 over toFlechette', () => {
     );
   });
 
-  it('a TsFile table: per-device counts and means equal the official reader’s', async () => {
-    const json = parseExact(readFileSync(join(FIXTURES, 'tsfile/cpp_dictionary_gzip.json'), 'utf8')) as TsJson;
-    const ts = await openTsFile(join(FIXTURES, 'tsfile/cpp_dictionary_gzip.tsfile'));
-    const dt = aq.fromArrow(toFlechette(await ts.read({ table: json.table })) as unknown as Arrow);
-    await ts.close();
-    const got = dt.groupby('id1', 'id2').rollup({ n: aq.op.count(), d: aq.op.mean('d') }).orderby('id1', 'id2').objects();
-    const want = json.devices
-      .map((dev) => {
-        const d = (dev.columns.d as (number | null)[]).filter((x): x is number => x !== null);
-        return { id1: dev.tags[0], id2: dev.tags[1], n: dev.rows, d: d.reduce((s, x) => s + x, 0) / d.length };
-      })
-      .sort((x, y) => x.id1.localeCompare(y.id1) || x.id2.localeCompare(y.id2));
-    expect(got.length).toBe(want.length);
-    for (const [i, row] of got.entries()) {
-      expect({ ...row, d: undefined }).toEqual({ ...want[i], d: undefined });
-      expect((row as { d: number }).d).toBeCloseTo(want[i]!.d, 12);
-    }
-  });
+  for (const rows of [undefined, 16]) {
+    it(`a TsFile table${rows ? ' of 16-row batches, each with its own dictionaries' : ''}: per-device counts and means equal the official reader’s`, async () => {
+      const json = parseExact(readFileSync(join(FIXTURES, 'tsfile/cpp_dictionary_gzip.json'), 'utf8')) as TsJson;
+      const ts = await openTsFile(join(FIXTURES, 'tsfile/cpp_dictionary_gzip.tsfile'));
+      let t = await ts.read({ table: json.table });
+      if (rows) {
+        const bs: A.RecordBatch[] = [];
+        for await (const b of ts.batches({ table: json.table, rows })) bs.push(b);
+        t = new A.Table(bs.map((b) => new A.RecordBatch(bs[0]!.schema, b.data)));
+        expect(new Set(t.batches.map((b) => b.getChild('id1')!.data[0]!.dictionary)).size).toBeGreaterThan(1);
+      }
+      await ts.close();
+      const dt = aq.fromArrow(toFlechette(t) as unknown as Arrow);
+      const got = dt.groupby('id1', 'id2').rollup({ n: aq.op.count(), d: aq.op.mean('d') }).orderby('id1', 'id2').objects();
+      const want = json.devices
+        .map((dev) => {
+          const d = (dev.columns.d as (number | null)[]).filter((x): x is number => x !== null);
+          return { id1: dev.tags[0], id2: dev.tags[1], n: dev.rows, d: d.reduce((s, x) => s + x, 0) / d.length };
+        })
+        .sort((x, y) => x.id1.localeCompare(y.id1) || x.id2.localeCompare(y.id2));
+      expect(got.length).toBe(want.length);
+      for (const [i, row] of got.entries()) {
+        expect({ ...row, d: undefined }).toEqual({ ...want[i], d: undefined });
+        expect((row as { d: number }).d).toBeCloseTo(want[i]!.d, 12);
+      }
+    });
+  }
 });
