@@ -21,7 +21,7 @@ describe('package.json', () => {
     // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
     expect(pkg.dependencies).toBeUndefined();
     // The integrations' libraries are optional: only their own entries name them.
-    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '^2.0.0' });
+    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3' });
     expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true } });
     // What tests/consumers runs: Node 20.20 (this machine) and 22.12.0 (the oldest 22 with require(esm)).
     expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
