@@ -7,7 +7,8 @@
 //  3. Chromium only: the packed tarball installed into a fresh project, used from Node (ESM
 //     and CJS) and from an esbuild bundle in the browser; the demo (demo.mjs).
 //  4. Chromium only: arrowsmith/duckdb and arrowsmith/flechette (sql.ts) on DuckDB-wasm's
-//     worker bundle, served from the page's folder, in an app on apache-arrow 21 and one on 15.
+//     worker bundle, served from the page's folder, with Arquero and a Mosaic/vgplot spec, in
+//     an app on apache-arrow 21 and one on 15.
 // `--only=sql` runs step 4 alone.
 // Prints "browser: N passed, M failed" and exits non-zero on failure.
 import { build } from 'esbuild';

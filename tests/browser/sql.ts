@@ -3,6 +3,7 @@
 // readers' values (@msgpack/msgpack, the TsFile readers' JSON, h5py's JSON). run.mjs bundles
 // this page twice: on apache-arrow 21 and, aliased, on apache-arrow 15.
 import * as duckdb from '@duckdb/duckdb-wasm';
+import * as vg from '@uwdata/vgplot';
 import { decodeMulti } from '@msgpack/msgpack';
 import { type Table, tableToIPC } from 'apache-arrow';
 import * as aq from 'arquero';
@@ -103,6 +104,28 @@ async function run() {
     const dt = aq.fromArrow(toFlechette(decodeMsgpack(bytes)) as any);
     const got = dt.rollup({ n: aq.op.count(), readings: aq.op.valid('reading'), temp: aq.op.sum('temp') }).objects()[0];
     same(`Arquero: count, valid, sum ${tag}`, got, { n: want.length, readings: want.filter((r) => r.reading != null).length, temp: want.reduce((s, r) => s + r.temp, 0) });
+  });
+
+  await attempt(`Mosaic: a query and a vgplot spec over the inserted table ${tag}`, async () => {
+    const want = [...decodeMulti(await bytesOf('fixtures/py_record_stream.msgpack'))] as { ok: boolean | null }[];
+    const groups = [false, true].map((ok) => ({ ok, n: want.filter((r) => (r.ok ?? null) === ok).length }));
+    const coordinator = vg.coordinator();
+    coordinator.databaseConnector(new vg.DuckDBWASMConnector({ duckdb: db as never, connection: conn as never }));
+    // Mosaic's results are flechette tables.
+    const result = (await coordinator.query('SELECT ok, count(*)::INTEGER AS n FROM records WHERE ok IS NOT NULL GROUP BY ok ORDER BY ok')) as { toArray(): unknown[] };
+    same(`Mosaic: a group-by through the coordinator ${tag}`, result.toArray().map((r) => ({ ...(r as object) })), groups);
+    const el = vg.plot(vg.barY(vg.from('records', { filterBy: undefined }), { x: 'ok', y: vg.count() }), vg.width(400), vg.height(300)) as HTMLElement;
+    document.body.appendChild(el);
+    // The bars appear once the coordinator has answered the plot's query.
+    let bars: SVGRectElement[] = [];
+    for (let i = 0; i < 100 && bars.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      bars = [...el.querySelectorAll<SVGRectElement>('g[aria-label="bar"] rect')];
+    }
+    const heights = bars.map((b) => Number(b.getAttribute('height')));
+    const counts = [...groups.map((g) => g.n), want.filter((r) => r.ok == null).length].filter((n) => n > 0);
+    const ratio = heights.length === counts.length && counts.every((n, i) => Math.abs(heights[i]! / heights[0]! - n / counts[0]!) < 0.02);
+    same(`Mosaic: vgplot draws one bar per group, heights as the counts ${tag}`, { bars: heights.length, ratio }, { bars: counts.length, ratio: true });
   });
 
   await conn.close();
