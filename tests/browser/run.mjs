@@ -6,6 +6,10 @@
 //  2. the cross-engine check (tests/engines/digest.ts), both builds, against x86-64 Node's digests;
 //  3. Chromium only: the packed tarball installed into a fresh project, used from Node (ESM
 //     and CJS) and from an esbuild bundle in the browser; the demo (demo.mjs).
+//  4. Chromium only: arrowsmith/duckdb and arrowsmith/flechette (sql.ts) on DuckDB-wasm's
+//     worker bundle, served from the page's folder, with Arquero and a Mosaic/vgplot spec, in
+//     an app on apache-arrow 21 and one on 15.
+// `--only=sql` runs step 4 alone.
 // Prints "browser: N passed, M failed" and exits non-zero on failure.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -20,6 +24,7 @@ import { demoTests } from './demo.mjs';
 import { launch } from './drivers.mjs';
 
 const which = (process.argv.find((a) => a.startsWith('--browser=')) ?? '--browser=chromium').slice('--browser='.length);
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const outDir = join(root, 'test-output/browser', which === 'chromium' ? '' : which);
 mkdirSync(outDir, { recursive: true });
@@ -84,7 +89,7 @@ async function referenceDigest() {
 
 try {
   // 1. The suite against the browser entry.
-  {
+  if (!only) {
     console.log(`suite and worker pool in ${browser.version}`);
     const dir = join(outDir, 'suite');
     rmSync(dir, { recursive: true, force: true });
@@ -134,7 +139,7 @@ try {
   }
 
   // 2. The cross-engine check: every fixture's digests equal x86-64 Node's.
-  {
+  if (!only) {
     console.log('cross-engine check');
     const dir = join(outDir, 'digest');
     rmSync(dir, { recursive: true, force: true });
@@ -165,7 +170,7 @@ try {
   }
 
   // 3. Chromium: the packed tarball in a fresh project, and the demo.
-  if (which === 'chromium') {
+  if (which === 'chromium' && !only) {
     console.log('packed tarball in a fresh project');
     const tmp = mkdtempSync(join(tmpdir(), 'arrowsmith-pack-'));
     const tgz = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: join(root, 'packages/arrowsmith') }).toString().trim().split('\n').pop();
@@ -216,9 +221,46 @@ const probe = ${probe};
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  if (which === 'chromium') {
+  if (which === 'chromium' && !only) {
     console.log('web demo');
     await demoTests({ browser: browser.playwright, report, outDir });
+  }
+  // 4. Chromium: SQL over the decoded tables in DuckDB-wasm, and Arquero over flechette.
+  if (which === 'chromium' && (!only || only === 'sql')) {
+    // The app (and so arrowsmith) on apache-arrow 15; DuckDB-wasm keeps its own (17), as npm installs it.
+    const appArrow15 = {
+      name: 'app-arrow-15',
+      setup(b) {
+        b.onResolve({ filter: /^apache-arrow(\/.*)?$/ }, (args) =>
+          args.importer.includes('@duckdb') || args.pluginData === 'arrow15' ? undefined : b.resolve(args.path.replace('apache-arrow', 'apache-arrow-15'), { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'arrow15' }));
+      },
+    };
+    console.log('arrowsmith/duckdb and arrowsmith/flechette');
+    const dir = join(outDir, 'sql');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'fixtures/tsfile'), { recursive: true });
+    mkdirSync(join(dir, 'fixtures/hdf5'), { recursive: true });
+    mkdirSync(join(dir, 'duckdb'), { recursive: true });
+    for (const arrow of ['21', '15']) {
+      await build({
+        entryPoints: [join(root, 'tests/browser/sql.ts')],
+        bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, `sql-${arrow}.js`), logLevel: 'warning',
+        conditions: ['browser', 'import', 'default'],
+        plugins: arrow === '15' ? [appArrow15] : [],
+      });
+    }
+    cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });
+    const duck = join(root, 'node_modules/@duckdb/duckdb-wasm/dist');
+    for (const f of ['duckdb-browser-eh.worker.js', 'duckdb-eh.wasm']) cpSync(join(duck, f), join(dir, 'duckdb', f));
+    for (const f of ['py_record_stream.msgpack', 'py_records.msgpack']) cpSync(join(root, 'fixtures/msgpack', f), join(dir, 'fixtures', f));
+    for (const f of ['cpp_dictionary_gzip.tsfile', 'cpp_dictionary_gzip.json']) cpSync(join(root, 'fixtures/tsfile', f), join(dir, 'fixtures/tsfile', f));
+    for (const f of ['types_latest.h5', 'types_latest.json']) cpSync(join(root, 'fixtures/hdf5', f), join(dir, 'fixtures/hdf5', f));
+    const server = await serveDir(dir);
+    for (const arrow of ['21', '15']) {
+      writeFileSync(join(dir, `index-${arrow}.html`), `<!doctype html><script type="module" src="sql-${arrow}.js"></script>`);
+      await pageResults(`${urlOf(server)}index-${arrow}.html?arrow=${arrow}`, `SQL and Arquero, apache-arrow ${arrow}`);
+    }
+    server.close();
   }
 } finally {
   await browser.close();

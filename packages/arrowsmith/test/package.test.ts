@@ -14,11 +14,15 @@ describe('package.json', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', node: './dist/node.js', default: './dist/index.js' });
     expect(pkg.exports['./esbuild']).toEqual({ types: './dist/esbuild.d.ts', default: './dist/esbuild.js' });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './wasm/*.wasm', './pool-worker.js', './package.json']);
+    expect(pkg.exports['./duckdb']).toEqual({ types: './dist/duckdb.d.ts', default: './dist/duckdb.js' });
+    expect(pkg.exports['./flechette']).toEqual({ types: './dist/flechette.d.ts', default: './dist/flechette.js' });
+    expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './duckdb', './flechette', './wasm/*.wasm', './pool-worker.js', './package.json']);
     expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
     // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
     expect(pkg.dependencies).toBeUndefined();
-    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22' });
+    // The integrations' libraries are optional: only their own entries name them.
+    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3' });
+    expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true } });
     // What tests/consumers runs: Node 20.20 (this machine) and 22.12.0 (the oldest 22 with require(esm)).
     expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
     expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'README.md', 'LICENSE']);
@@ -52,10 +56,34 @@ describe('package.json', () => {
     expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
   });
 
+  it('the main entries never load the integrations or their libraries', () => {
+    // Every module dist/index.js and dist/node.js load (relative imports followed).
+    const reach = (entries: string[]) => {
+      const seen = new Set<string>();
+      const todo = [...entries];
+      while (todo.length) {
+        const f = todo.pop()!;
+        if (seen.has(f)) continue;
+        seen.add(f);
+        for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+\.js)'/g)) todo.push(join(dirname(f), m[1]!));
+      }
+      return seen;
+    };
+    const main = reach(['dist/index.js', 'dist/node.js']);
+    expect(main).toContain('dist/hdf5.js');
+    for (const f of main) {
+      expect(f).not.toMatch(/duckdb|flechette|arrow-ipc/);
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/@duckdb\/|@uwdata\/|apache-arrow\/ipc/);
+    }
+    // The integrations' own entries do reach them (the check above can fail).
+    expect([...reach(['dist/duckdb.js'])]).toEqual(expect.arrayContaining(['dist/duckdb.js', 'dist/duckdb-types.js', 'dist/arrow-ipc.js']));
+    expect(readFileSync(join(dir, 'dist/flechette.js'), 'utf8')).toMatch(/from '@uwdata\/flechette'/);
+  });
+
   it('the published types, as far as the entry points reach, hold no internals', () => {
     // Every .d.ts a consumer's compiler reads from the two entries (relative imports followed).
     const seen = new Set<string>();
-    const todo = ['dist/index.d.ts', 'dist/esbuild.d.ts'];
+    const todo = ['dist/index.d.ts', 'dist/esbuild.d.ts', 'dist/duckdb.d.ts', 'dist/flechette.d.ts'];
     while (todo.length) {
       const f = todo.pop()!;
       if (seen.has(f)) continue;
