@@ -16,12 +16,12 @@ extern "C" {
     fn object_keys(target: &JsValue) -> JsValue;
 }
 
-/// A bad option value: `invalid` (the error codes have no `argument`), offset 0.
+/// A bad option value: `argument` (the call is wrong, not the bytes), no offset.
 pub fn bad(format: Format, name: &str, wanted: &str, got: &str) -> DecodeError {
     DecodeError::new(
         format,
         0,
-        ErrorCode::Invalid,
+        ErrorCode::Argument,
         format!("option {name} must be {wanted}, not {got}"),
     )
 }
@@ -239,7 +239,7 @@ mod tests {
         let t = [("a", 1), ("b", 2)];
         assert_eq!(pick(Format::TsFile, "unit", "b", &t), Ok(2));
         let e = pick(Format::TsFile, "unit", "x", &t).unwrap_err();
-        assert_eq!(e.code, ErrorCode::Invalid);
+        assert_eq!(e.code, ErrorCode::Argument);
         assert_eq!(e.message, "option unit must be one of 'a', 'b', not 'x'");
     }
 

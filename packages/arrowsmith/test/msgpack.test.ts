@@ -104,7 +104,7 @@ for (const variant of ['simd', 'scalar'] as const) {
           }
         })();
         expect(e).toBeInstanceOf(DecodeError);
-        expect(e).toMatchObject({ format: 'MessagePack', code: 'invalid' });
+        expect(e).toMatchObject({ format: 'MessagePack', code: 'argument' });
         expect((e as Error).message).toContain(message);
       };
       bad({ layout: 'rows' }, `option layout must be one of 'auto', 'array', 'stream', not 'rows'`);

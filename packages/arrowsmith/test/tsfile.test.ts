@@ -222,13 +222,13 @@ describe('TsFile (wasm, Node)', () => {
     await expect(f.read({ table: json.table, tags: { [tag]: null as unknown as string } })).rejects.toThrow(new RegExp(`tag filter "${tag}" must be a string, not null`));
   });
 
-  it('a bad query option is an invalid DecodeError naming it (the wasm side validates the options object)', async () => {
+  it('a bad query option is an argument DecodeError naming it (the wasm side validates the options object)', async () => {
     const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
     const f = await openTsFile(data);
     const bad = async (q: object, message: string) => {
       const e = await f.read({ table: json.table, ...q }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(DecodeError);
-      expect(e).toMatchObject({ format: 'TsFile', code: 'invalid' });
+      expect(e).toMatchObject({ format: 'TsFile', code: 'argument' });
       expect((e as Error).message).toContain(message);
     };
     await bad({ timeUnit: 'minutes' }, `option timeUnit must be one of 's', 'ms', 'us', 'ns', not 'minutes'`);
