@@ -4,7 +4,8 @@
 //   load(opts)             import the library (JS parse and evaluation)
 //   init(lib, opts)        what must run before the first read (compile + instantiate wasm)
 //   read(lib, bytes, c)    one read of a case → rows (the file's bytes are in memory)
-// `c` is the case: { path } for HDF5, { query } for TsFile, {} for MessagePack.
+// `c` is the case: { path } for HDF5, { query } for TsFile, {} for MessagePack, { q } for Parquet.
+import { PARQUET_READERS } from './parquet-readers.mjs';
 
 const arrowsmith = (format) => ({
   // `opts.pkg`: another build of the package's Node entry (bench/cold-ab.mjs, Node only).
@@ -25,6 +26,7 @@ const arrowsmith = (format) => ({
 });
 
 export const READERS = {
+  parquet: PARQUET_READERS,
   msgpack: {
     arrowsmith: {
       ...arrowsmith('msgpack'),
