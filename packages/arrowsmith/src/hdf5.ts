@@ -169,18 +169,21 @@ function narrowed(spec: number[], k: number, from: number, n: number): number[] 
   return out;
 }
 
-/** `b` with the schema metadata `shape` (JSON of the result's dimensions). */
-function withShape(b: RecordBatch, shape: number[]): RecordBatch {
-  const meta = new Map(b.schema.metadata);
+/** `schema` with the metadata `shape` (JSON of the result's dimensions). */
+function shaped(schema: Schema, shape: number[]): Schema {
+  const meta = new Map(schema.metadata);
   meta.set('shape', JSON.stringify(shape));
-  return new RecordBatch(new Schema(b.schema.fields, meta), b.data);
+  return new Schema(schema.fields, meta);
+}
+
+/** `b` with the schema metadata `shape`. */
+function withShape(b: RecordBatch, shape: number[]): RecordBatch {
+  return new RecordBatch(shaped(b.schema, shape), b.data);
 }
 
 /** `t` with the schema metadata `shape`. */
 function tableWithShape(t: Table, shape: number[]): Table {
-  const meta = new Map(t.schema.metadata);
-  meta.set('shape', JSON.stringify(shape));
-  const schema = new Schema(t.schema.fields, meta);
+  const schema = shaped(t.schema, shape);
   return new Table(schema, t.batches.map((b) => new RecordBatch(schema, b.data)));
 }
 
