@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The demo's dev server: static files from web-demo/dist with COOP/COEP (cross-origin
-// isolated, so SharedArrayBuffer is available) and the right MIME types. Prints the URL.
+// isolated, so SharedArrayBuffer is available), the right MIME types, and HTTP Range (one
+// `bytes=a-b` range per request), so `h5web.html?url=samples/x.h5` reads by ranges as it would
+// from any file server. Prints the URL.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize } from 'node:path';
@@ -18,23 +20,42 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
+/**
+ * The inclusive byte range a `Range` header asks for: undefined for none (or one this server
+ * answers with the whole file: several ranges, other units), null when it is unsatisfiable.
+ */
+function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  const [start, end] = m[1] === '' ? [Math.max(0, size - Number(m[2])), size - 1] : [Number(m[1]), m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1)];
+  return start <= end && start < size ? [start, end] : null;
+}
+
 export function startServer(port = Number(process.env.PORT ?? 8080), host = process.env.HOST ?? '127.0.0.1') {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     let file = join(dist, path);
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
-      const size = statSync(file).size;
-      res.writeHead(200, {
+      const { size, mtime } = statSync(file);
+      const headers = {
         'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-        'Content-Length': size,
+        'Accept-Ranges': 'bytes',
+        'Last-Modified': mtime.toUTCString(),
         'Cross-Origin-Opener-Policy': 'same-origin',
         'Cross-Origin-Embedder-Policy': 'require-corp',
         'Cross-Origin-Resource-Policy': 'same-origin',
         'Cache-Control': 'no-cache',
-      });
-      if (req.method === 'HEAD') return res.end();
-      createReadStream(file).pipe(res);
+      };
+      const range = byteRange(req.headers.range, size);
+      if (range === null) {
+        res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}` });
+        return res.end();
+      }
+      const [start, end] = range ?? [0, size - 1];
+      res.writeHead(range ? 206 : 200, { ...headers, 'Content-Length': end - start + 1, ...(range && { 'Content-Range': `bytes ${start}-${end}/${size}` }) });
+      if (req.method === 'HEAD' || size === 0) return res.end();
+      createReadStream(file, { start, end }).pipe(res);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
       res.end('not found');
