@@ -48,10 +48,10 @@ pub struct DatasetInfo {
 /// A dataset header's messages parsed one by one, each kept if it parses: what `list` and
 /// `info` still show of a dataset that uses a feature this reader does not decode.
 pub(crate) struct Parts {
-    space: Option<Dataspace>,
-    dtype: Option<Datatype>,
-    layout: Option<(Layout, u8)>,
-    filters: Vec<Filter>,
+    pub(crate) space: Option<Dataspace>,
+    pub(crate) dtype: Option<Datatype>,
+    pub(crate) layout: Option<(Layout, u8)>,
+    pub(crate) filters: Vec<Filter>,
 }
 
 impl Parts {

@@ -31,6 +31,7 @@
 mod attribute;
 mod ctx;
 mod dataset;
+mod describe;
 mod external_storage;
 mod file;
 mod limits;
@@ -76,9 +77,10 @@ mod vlen;
 pub mod filters;
 
 pub use dataset::DatasetInfo;
+pub use describe::{AttributeInfo, Description, FilterInfo, TypeInfo};
 pub use file::Hdf5File;
 pub use hyperslab::{result_shape, Select, Window};
 pub use limits::DEFAULT_MAX_READ_BYTES;
-pub use list::{Entry, EntryKind};
+pub use list::{Entry, EntryKind, Link};
 pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};
 pub use walk::dataset_paths;

@@ -42,6 +42,22 @@ pub struct Entry {
     /// words (`filter id 32026 (blosc2) is not supported`). The rest of the group lists as
     /// usual; `info` says the same.
     pub unsupported: Option<String>,
+    /// How the group links it when not by a hard link: what viewers show as the link.
+    pub link: Option<Link>,
+}
+
+/// A link other than a hard link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Link {
+    /// A soft link to a path in this file (which may not exist).
+    Soft(String),
+    /// An external link: the file as stored (often relative) and the path in it.
+    External {
+        /// The file name the link stores.
+        file: String,
+        /// The object's path in that file.
+        path: String,
+    },
 }
 
 impl Hdf5File {
@@ -52,6 +68,14 @@ impl Hdf5File {
         let oh = ObjectHeader::parse(&ctx, addr)?;
         let mut out = Vec::new();
         for (name, target) in group::links(&ctx, &oh)? {
+            let link = match &target {
+                LinkTarget::Soft(t) => Some(Link::Soft(t.clone())),
+                LinkTarget::External { file, path } => Some(Link::External {
+                    file: file.clone(),
+                    path: path.clone(),
+                }),
+                _ => None,
+            };
             let (addr, target) = match target {
                 LinkTarget::Hard(a) => (Some(a), String::new()),
                 LinkTarget::Soft(t) => (
@@ -71,6 +95,7 @@ impl Hdf5File {
                     addr: UNDEF,
                     target,
                     unsupported: None,
+                    link,
                 });
                 continue;
             };
@@ -96,6 +121,7 @@ impl Hdf5File {
                     addr,
                     target: String::new(),
                     unsupported,
+                    link: link.clone(),
                 }
             } else if let Some(m) = child.find(MSG_DATATYPE) {
                 let (dtype, unsupported) =
@@ -114,6 +140,7 @@ impl Hdf5File {
                     addr,
                     target: String::new(),
                     unsupported,
+                    link: link.clone(),
                 }
             } else {
                 Entry {
@@ -124,6 +151,7 @@ impl Hdf5File {
                     addr,
                     target: String::new(),
                     unsupported: None,
+                    link,
                 }
             };
             out.push(entry);

@@ -96,6 +96,14 @@ impl Hdf5Reader {
             .map_err(js_error)
     }
 
+    /// An object's full metadata as JSON: type tree, dims, chunks, filters, attributes.
+    pub fn describe(&self, path: &str) -> Result<String, JsValue> {
+        self.file()?
+            .describe(&self.cache, path)
+            .map(|d| json::description(&d))
+            .map_err(js_error)
+    }
+
     /// An object's attributes, each as a one-column batch named after it.
     pub fn attrs(&self, path: &str) -> Result<Vec<DecodedBatch>, JsValue> {
         let attrs = self.file()?.attrs(&self.cache, path).map_err(js_error)?;

@@ -3,7 +3,7 @@
 
 use arrowsmith_core::describe::push_str_json;
 #[cfg(feature = "hdf5")]
-use arrowsmith_hdf5::{DatasetInfo, Entry, EntryKind};
+use arrowsmith_hdf5::{DatasetInfo, Description, Entry, EntryKind, Link, TypeInfo};
 #[cfg(feature = "tsfile")]
 use arrowsmith_tsfile::{ColumnCategory, DeviceInfo, TableSchema, TimeseriesInfo};
 
@@ -152,10 +152,29 @@ pub fn entries(entries: &[Entry]) -> String {
             .str("kind", kind(e.kind))
             .raw("shape", &array(&e.shape, |d| d.to_string()))
             .str("dtype", &e.dtype);
+        let o = if e.addr == u64::MAX {
+            o
+        } else {
+            o.num("addr", e.addr)
+        };
         let o = if e.target.is_empty() {
             o
         } else {
             o.str("target", &e.target)
+        };
+        let o = match &e.link {
+            Some(Link::Soft(p)) => {
+                o.raw("link", &obj().str("class", "soft").str("path", p).finish())
+            }
+            Some(Link::External { file, path }) => o.raw(
+                "link",
+                &obj()
+                    .str("class", "external")
+                    .str("file", file)
+                    .str("path", path)
+                    .finish(),
+            ),
+            None => o,
         };
         match &e.unsupported {
             Some(u) => o.str("unsupported", u),
@@ -199,5 +218,141 @@ pub fn dataset_info(i: &DatasetInfo) -> String {
         .raw("filters", &array(&i.filters, |f| str_json(f)))
         .raw("fields", &array(&i.fields, |f| str_json(&f.name)))
         .opt_str("unsupported", i.unsupported.as_deref())
+        .finish()
+}
+
+#[cfg(feature = "hdf5")]
+fn dims_json(d: &Option<Vec<u64>>) -> String {
+    d.as_ref()
+        .map_or("null".into(), |d| array(d, |x| x.to_string()))
+}
+
+/// A datatype as `{"class": "int", ...}`, recursively.
+#[cfg(feature = "hdf5")]
+pub fn type_json(t: &TypeInfo) -> String {
+    match t {
+        TypeInfo::Int {
+            size,
+            signed,
+            be,
+            bits,
+        } => {
+            let o = obj()
+                .str("class", "int")
+                .num("size", size)
+                .num("signed", signed)
+                .num("be", be);
+            match bits {
+                Some((offset, precision)) => o.num("offset", offset).num("precision", precision),
+                None => o,
+            }
+            .finish()
+        }
+        TypeInfo::Float { size, be, ieee } => obj()
+            .str("class", "float")
+            .num("size", size)
+            .num("be", be)
+            .num("ieee", ieee)
+            .finish(),
+        TypeInfo::Complex { base } => obj()
+            .str("class", "complex")
+            .raw("base", &type_json(base))
+            .finish(),
+        TypeInfo::String { size, utf8, pad } => obj()
+            .str("class", "string")
+            .raw("size", &size.map_or("null".into(), |s| s.to_string()))
+            .num("utf8", utf8)
+            .num("pad", pad)
+            .finish(),
+        TypeInfo::Bitfield { size, be } => obj()
+            .str("class", "bitfield")
+            .num("size", size)
+            .num("be", be)
+            .finish(),
+        TypeInfo::Opaque { size, tag } => obj()
+            .str("class", "opaque")
+            .num("size", size)
+            .str("tag", tag)
+            .finish(),
+        TypeInfo::Time { size } => obj().str("class", "time").num("size", size).finish(),
+        TypeInfo::Compound { members } => obj()
+            .str("class", "compound")
+            .raw(
+                "members",
+                &array(members, |(n, offset, t)| {
+                    obj()
+                        .str("name", n)
+                        .num("offset", offset)
+                        .raw("type", &type_json(t))
+                        .finish()
+                }),
+            )
+            .finish(),
+        TypeInfo::Reference { region } => obj()
+            .str("class", "reference")
+            .num("region", region)
+            .finish(),
+        TypeInfo::Enum { base, members } => obj()
+            .str("class", "enum")
+            .raw("base", &type_json(base))
+            .raw(
+                "members",
+                &array(members, |(n, v)| {
+                    obj().str("name", n).num("value", v).finish()
+                }),
+            )
+            .finish(),
+        TypeInfo::Vlen { base } => obj()
+            .str("class", "vlen")
+            .raw("base", &type_json(base))
+            .finish(),
+        TypeInfo::Array { dims, base } => obj()
+            .str("class", "array")
+            .raw("dims", &array(dims, |d| d.to_string()))
+            .raw("base", &type_json(base))
+            .finish(),
+    }
+}
+
+/// An object's full metadata (`Hdf5File::describe`).
+#[cfg(feature = "hdf5")]
+pub fn description(d: &Description) -> String {
+    obj()
+        .str("kind", kind(d.kind))
+        .raw("type", &d.dtype.as_ref().map_or("null".into(), type_json))
+        .raw("dims", &dims_json(&d.dims))
+        .raw("chunks", &dims_json(&d.chunks))
+        .raw(
+            "filters",
+            &array(&d.filters, |f| {
+                obj()
+                    .num("id", f.id)
+                    .str("name", &f.name)
+                    .raw("cdValues", &array(&f.cd_values, |v| v.to_string()))
+                    .finish()
+            }),
+        )
+        .raw(
+            "attributes",
+            &array(&d.attributes, |a| {
+                obj()
+                    .str("name", &a.name)
+                    .raw("type", &type_json(&a.dtype))
+                    .raw("dims", &dims_json(&a.dims))
+                    .finish()
+            }),
+        )
+        .raw(
+            "externalFiles",
+            &d.external_files
+                .as_ref()
+                .map_or("null".into(), |v| array(v, |f| str_json(f))),
+        )
+        .raw(
+            "virtualSources",
+            &d.virtual_sources.as_ref().map_or("null".into(), |v| {
+                array(v, |(f, p)| obj().str("file", f).str("path", p).finish())
+            }),
+        )
         .finish()
 }

@@ -1,5 +1,5 @@
 /** HDF5 → Arrow: open a file (memory, Blob or URL), browse groups, read datasets. */
-import { RecordBatch, Schema, Table } from './arrow-lib.js';
+import { RecordBatch, Schema, Table, type Vector } from './arrow-lib.js';
 import { abortable } from './abort.js';
 import { assemble } from './arrow.js';
 import { FileReaderBase, type ByteHost, type OpenOptions } from './filereader.js';
@@ -14,6 +14,8 @@ export interface Hdf5Entry {
   kind: 'group' | 'dataset' | 'datatype' | 'link';
   shape: number[];
   dtype: string;
+  /** The object's header address: two entries with the same address are the same object (absent for links that do not resolve). */
+  addr?: number;
   /** A link that does not resolve in this file: `file:/path` of an external link, the target of a dangling soft link. */
   target?: string;
   /**
@@ -22,6 +24,44 @@ export interface Hdf5Entry {
    * and reading it is an `unsupported` DecodeError. Absent when it reads.
    */
   unsupported?: string;
+  /** How the group links it when not by a hard link (a soft link is listed as what it points to when that exists). */
+  link?: { class: 'soft'; path: string } | { class: 'external'; file: string; path: string };
+}
+
+/** An HDF5 datatype as the file declares it (`describe`). */
+export type Hdf5Type =
+  /** `offset`/`precision` (bits): an N-bit integer that does not fill its bytes. */
+  | { class: 'int'; size: number; signed: boolean; be: boolean; offset?: number; precision?: number }
+  /** `ieee` false: a custom bit layout (decoded field by field). */
+  | { class: 'float'; size: number; be: boolean; ieee: boolean }
+  | { class: 'complex'; base: Hdf5Type }
+  /** `size` null: variable-length. `pad`: 0 null-terminated, 1 null-padded, 2 space-padded. */
+  | { class: 'string'; size: number | null; utf8: boolean; pad: number }
+  | { class: 'bitfield'; size: number; be: boolean }
+  | { class: 'opaque'; size: number; tag: string }
+  | { class: 'time'; size: number }
+  | { class: 'compound'; members: { name: string; offset: number; type: Hdf5Type }[] }
+  | { class: 'reference'; region: boolean }
+  | { class: 'enum'; base: Hdf5Type; members: { name: string; value: number }[] }
+  | { class: 'vlen'; base: Hdf5Type }
+  | { class: 'array'; dims: number[]; base: Hdf5Type };
+
+/** Everything an object's header says (`describe`): what viewers such as h5web show. */
+export interface Hdf5Description {
+  kind: 'group' | 'dataset' | 'datatype';
+  /** Datasets and committed datatypes (null when the datatype is one this reader does not parse). */
+  type: Hdf5Type | null;
+  /** A dataset's dimensions (`[]` scalar); null for the null dataspace and non-datasets. */
+  dims: number[] | null;
+  chunks: number[] | null;
+  /** The filter pipeline with each filter's parameters as stored. */
+  filters: { id: number; name: string; cdValues: number[] }[];
+  /** Attributes in the file's order; `dims` null for the null dataspace. */
+  attributes: { name: string; type: Hdf5Type; dims: number[] | null }[];
+  /** A virtual dataset's source per mapping, as stored (`file` `.`: this file); null for other datasets. */
+  virtualSources: { file: string; path: string }[] | null;
+  /** The files holding a dataset's raw data (external storage), as stored; null when it is in this file. */
+  externalFiles: string[] | null;
 }
 export interface Hdf5DatasetInfo {
   shape: number[];
@@ -218,6 +258,7 @@ interface WasmHdf5Reader {
   open(): void;
   list(path: string): string;
   info(path: string): string;
+  describe(path: string): string;
   attrs(path: string): WasmBatchHandle[];
   externalRanges(path: string, start: number, count: number | undefined, select?: Float64Array): string;
   readExternal(path: string, start: number, count: number | undefined, maxReadBytes: number | undefined, raw: Uint8Array, select?: Float64Array): WasmBatchHandle;
@@ -362,6 +403,37 @@ export class Hdf5File extends FileReaderBase {
       // A copy each time: callers may modify what they get.
       return structuredClone(await p);
     });
+  }
+
+  /** Everything the header of a group, dataset or committed datatype says: type tree, dims, chunks, filters, attributes' types. */
+  describe(path: string, options: ReadOptions = {}): Promise<Hdf5Description> {
+    return this.#via(
+      path,
+      options.signal,
+      () => abortable(options.signal, () => this.op(async () => JSON.parse(await this.call(() => this.handle.describe(path), options.signal)) as Hdf5Description)),
+      (f, p) => f.describe(p, options),
+    );
+  }
+
+  /**
+   * Attributes as Arrow vectors, by name (the values exactly as stored: 64-bit integers as
+   * BigInt, compounds as Structs, arrays' later dimensions as FixedSizeLists).
+   */
+  attrColumns(path = '/', options: ReadOptions = {}): Promise<Map<string, Vector>> {
+    return this.#via(
+      path,
+      options.signal,
+      () => abortable(options.signal, () => this.op(async () => {
+        const handles = await this.call(() => this.handle.attrs(path), options.signal);
+        const out = new Map<string, Vector>();
+        for (const h of handles) {
+          const b = this.batch(h);
+          out.set(b.schema.fields[0]!.name, b.getChildAt(0)!);
+        }
+        return out;
+      })),
+      (f, p) => f.attrColumns(p, options),
+    );
   }
 
   /** Attributes of a group or dataset: scalars as values, arrays as arrays. */

@@ -21,7 +21,7 @@ export { memory, simdSupported, type Build, type CompiledWasm, type Format, type
 export type { FileReadOptions, Hdf5Select, ReadOptions, TimeValue, TsFileQuery } from './types.js';
 export type { OpenOptions } from './filereader.js';
 export { openTsFile, TsFile, tsfileBatchRows, type TsFileBatchQuery, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
-export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './hdf5.js';
+export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5Description, type Hdf5Type, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './hdf5.js';
 export type { ByteInput, BytesLike, ChunkSource, FileHandleLike, FileSource, RangeReader } from './source.js';
 export { HttpError, type HttpOptions } from './http.js';
 

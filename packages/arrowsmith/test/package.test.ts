@@ -16,13 +16,14 @@ describe('package.json', () => {
     expect(pkg.exports['./esbuild']).toEqual({ types: './dist/esbuild.d.ts', default: './dist/esbuild.js' });
     expect(pkg.exports['./duckdb']).toEqual({ types: './dist/duckdb.d.ts', default: './dist/duckdb.js' });
     expect(pkg.exports['./flechette']).toEqual({ types: './dist/flechette.d.ts', default: './dist/flechette.js' });
-    expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './duckdb', './flechette', './wasm/*.wasm', './pool-worker.js', './package.json']);
+    expect(pkg.exports['./h5web']).toEqual({ types: './dist/h5web/index.d.ts', node: './dist/h5web/node.js', default: './dist/h5web/index.js' });
+    expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './duckdb', './flechette', './h5web', './wasm/*.wasm', './pool-worker.js', './package.json']);
     expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
     // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
     expect(pkg.dependencies).toBeUndefined();
     // The integrations' libraries are optional: only their own entries name them.
-    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3' });
-    expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true } });
+    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3', '@h5web/app': '>=17.0.0 <18', react: '>=18 <19' });
+    expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true }, '@h5web/app': { optional: true }, react: { optional: true } });
     // What tests/consumers runs: Node 20.20 (this machine) and 22.12.0 (the oldest 22 with require(esm)).
     expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
     expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'README.md', 'LICENSE']);
@@ -72,18 +73,23 @@ describe('package.json', () => {
     const main = reach(['dist/index.js', 'dist/node.js']);
     expect(main).toContain('dist/hdf5.js');
     for (const f of main) {
-      expect(f).not.toMatch(/duckdb|flechette|arrow-ipc/);
-      expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/@duckdb\/|@uwdata\/|apache-arrow\/ipc/);
+      expect(f).not.toMatch(/duckdb|flechette|arrow-ipc|h5web/);
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/@duckdb\/|@uwdata\/|apache-arrow\/ipc|@h5web\/|'react'/);
     }
     // The integrations' own entries do reach them (the check above can fail).
     expect([...reach(['dist/duckdb.js'])]).toEqual(expect.arrayContaining(['dist/duckdb.js', 'dist/duckdb-types.js', 'dist/arrow-ipc.js']));
     expect(readFileSync(join(dir, 'dist/flechette.js'), 'utf8')).toMatch(/from '@uwdata\/flechette'/);
+    const h5web = reach(['dist/h5web/index.js']);
+    expect(h5web).toContain('dist/hdf5.js');
+    expect([...h5web].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')).toMatch(/from '@h5web\/app'[\s\S]*from 'react'|from 'react'[\s\S]*from '@h5web\/app'/);
+    // The Node flavour adds the Node entry's loading and nothing else.
+    expect(reach(['dist/h5web/node.js'])).toContain('dist/node.js');
   });
 
   it('the published types, as far as the entry points reach, hold no internals', () => {
     // Every .d.ts a consumer's compiler reads from the two entries (relative imports followed).
     const seen = new Set<string>();
-    const todo = ['dist/index.d.ts', 'dist/esbuild.d.ts', 'dist/duckdb.d.ts', 'dist/flechette.d.ts'];
+    const todo = ['dist/index.d.ts', 'dist/esbuild.d.ts', 'dist/duckdb.d.ts', 'dist/flechette.d.ts', 'dist/h5web/index.d.ts'];
     while (todo.length) {
       const f = todo.pop()!;
       if (seen.has(f)) continue;

@@ -22,6 +22,7 @@ use crate::io::{invalid, unsupported};
 use crate::layout::Layout;
 use crate::limits::too_large;
 use crate::selection::{bounding_rows, from_rows, selection_bytes};
+pub(crate) use mapping::load as mappings;
 use mapping::{dims_of, pos, Geometry, Piece};
 
 /// A source dataset as a virtual dataset's read needs to know it.
