@@ -5,13 +5,14 @@ import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'wasm'), { recursive: true });
 await build({
-  entryPoints: { app: join(here, 'src/main.ts'), worker: join(here, 'src/worker.ts') },
+  entryPoints: { app: join(here, 'src/main.ts'), worker: join(here, 'src/worker.ts'), h5web: join(here, 'src/h5web-page.ts') },
   bundle: true,
   format: 'esm',
   target: 'es2022',
@@ -32,6 +33,8 @@ for (const f of readdirSync(join(dist, 'chunks'))) if (f.endsWith('.map') && sta
 const wasmDir = join(here, '../packages/arrowsmith/wasm');
 for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) cpSync(join(wasmDir, f), join(dist, 'wasm', f));
 cpSync(join(here, 'public'), dist, { recursive: true });
+// h5web's stylesheet, linked when a viewer opens (src/h5web-view.ts).
+cpSync(createRequire(import.meta.url).resolve('@h5web/app/styles.css'), join(dist, 'h5web.css'));
 const samples = join(here, '../fixtures/samples');
 if (existsSync(samples)) cpSync(samples, join(dist, 'samples'), { recursive: true });
 // Extra samples owned by the demo (web-demo/samples.json), taken from the test fixtures when

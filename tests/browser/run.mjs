@@ -9,7 +9,9 @@
 //  4. Chromium only: arrowsmith/duckdb and arrowsmith/flechette (sql.ts) on DuckDB-wasm's
 //     worker bundle, served from the page's folder, with Arquero and a Mosaic/vgplot spec, in
 //     an app on apache-arrow 21 and one on 15.
-// `--only=sql` runs step 4 alone.
+//  5. the h5web viewer on arrowsmith/h5web (h5web.mjs): all of it in Chromium, the NeXus
+//     default plot of a ranged URL in the others.
+// `--only=sql` runs step 4 alone, `--only=h5web` step 5.
 // Prints "browser: N passed, M failed" and exits non-zero on failure.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -21,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { buildPage, buildRuntime } from '../engines/build.mjs';
 import { report as crossReport } from '../engines/compare.mjs';
 import { demoTests } from './demo.mjs';
+import { h5webSmoke, h5webTests } from './h5web.mjs';
 import { launch } from './drivers.mjs';
 
 const which = (process.argv.find((a) => a.startsWith('--browser=')) ?? '--browser=chromium').slice('--browser='.length);
@@ -224,6 +227,13 @@ const probe = ${probe};
   if (which === 'chromium' && !only) {
     console.log('web demo');
     await demoTests({ browser: browser.playwright, report, outDir });
+  }
+  // 5. The h5web viewer on Arrowsmith's provider: the whole check in Chromium, the NeXus
+  // default plot of a ranged URL in the other engines.
+  if (!only || only === 'h5web') {
+    console.log('h5web on arrowsmith/h5web');
+    if (which === 'chromium') await h5webTests({ browser: browser.playwright, report, outDir });
+    else await h5webSmoke({ browser, report, outDir, engine: which });
   }
   // 4. Chromium: SQL over the decoded tables in DuckDB-wasm, and Arquero over flechette.
   if (which === 'chromium' && (!only || only === 'sql')) {

@@ -153,6 +153,8 @@ async function openFile(f: File) {
   file = f;
   demo.busy = true;
   $('error').hidden = true;
+  closeViewer();
+  $('open-h5web').hidden = true;
   $('workspace').hidden = true;
   $('result').hidden = true;
   $('progress-box').hidden = true;
@@ -206,6 +208,7 @@ async function openFile(f: File) {
   }
   if (reply.type !== 'opened') return;
   format = demo.format = reply.format;
+  $('open-h5web').hidden = reply.format !== 'hdf5';
   timeColumn = reply.timeColumn;
   timeFilterPushed = !!reply.timeFilterPushed;
   $('format').textContent = FORMAT_LABEL[reply.format];
@@ -505,6 +508,31 @@ document.addEventListener('drop', (ev) => {
   const f = ev.dataTransfer?.files?.[0];
   if (f) void open(f);
 });
+
+// ---------------------------------------------------------------- h5web
+let unmountViewer: (() => void) | undefined;
+function closeViewer() {
+  unmountViewer?.();
+  unmountViewer = undefined;
+  $('h5web-panel').hidden = true;
+}
+/** The open HDF5 file in h5web (@h5web/app, loaded now: its own chunk), read through Arrowsmith's provider. */
+async function openViewer() {
+  const f = file;
+  if (!f) return;
+  closeViewer();
+  $('h5web-panel').hidden = false;
+  try {
+    const { mountViewer } = await import('./h5web-view.js');
+    if (file !== f) return;
+    unmountViewer = await mountViewer($('h5web-root'), { file: f });
+    $('h5web-panel').scrollIntoView({ block: 'start' });
+  } catch (e) {
+    showError(`Could not open h5web: ${String((e as Error)?.message ?? e)}`);
+  }
+}
+$('open-h5web').onclick = () => void openViewer();
+$('h5web-close').onclick = () => closeViewer();
 
 async function loadSamples() {
   const res = await fetch('samples/index.json');
