@@ -31,10 +31,11 @@ function byteRange(header, size) {
   return start <= end && start < size ? [start, end] : null;
 }
 
-export function startServer(port = Number(process.env.PORT ?? 8080), host = process.env.HOST ?? '127.0.0.1') {
+/** Serves `root` (default web-demo/dist); benchmarks serve folders of their own. */
+export function startServer(port = Number(process.env.PORT ?? 8080), host = process.env.HOST ?? '127.0.0.1', root = dist) {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dist, path);
+    let file = join(root, path);
     try {
       if (statSync(file).isDirectory()) file = join(file, 'index.html');
       const { size, mtime } = statSync(file);

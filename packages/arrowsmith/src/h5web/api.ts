@@ -6,6 +6,7 @@ import { DataProviderApi, type AttributeValues, type BuiltInExporter, type Datas
 import { openHdf5, type Hdf5File, type Hdf5Options } from '../hdf5.js';
 import type { FileSource } from '../source.js';
 import { descendantPaths, getEntity } from './entity.js';
+import { metadataOf, type Metadata } from './metadata.js';
 import { npyBlob } from './npy.js';
 import { attrValue, getValue } from './value.js';
 
@@ -26,14 +27,16 @@ function nameOf(source: FileSource): string {
 
 export class ArrowsmithApi extends DataProviderApi {
   readonly #file: Promise<Hdf5File>;
+  readonly #meta: Promise<Metadata>;
 
   /** Opens `source` (a URL read by HTTP ranges, a `File`, a `Blob` or bytes) with `openHdf5`'s options. */
   constructor(source: FileSource, options: ArrowsmithApiOptions = {}) {
     const { filepath, ...open } = options;
     super(filepath ?? nameOf(source));
     this.#file = openHdf5(source, open);
+    this.#meta = this.#file.then(metadataOf);
     // A failed open surfaces from the first call that needs the file.
-    this.#file.catch(() => {});
+    this.#meta.catch(() => {});
   }
 
   /** The open file (for reads beside h5web: `read`, `batches`, Arrow tables). */
@@ -42,7 +45,7 @@ export class ArrowsmithApi extends DataProviderApi {
   }
 
   override async getEntity(path: string): Promise<ProvidedEntity> {
-    return getEntity(await this.#file, path);
+    return getEntity(await this.#meta, path);
   }
 
   override async getValue(params: ValuesStoreParams, signal?: AbortSignal): Promise<unknown> {
@@ -50,8 +53,7 @@ export class ArrowsmithApi extends DataProviderApi {
   }
 
   override async getAttrValues(entity: Entity): Promise<AttributeValues> {
-    const file = await this.#file;
-    const [columns, described] = await Promise.all([file.attrColumns(entity.path), file.describe(entity.path)]);
+    const [columns, described] = await Promise.all([(await this.#file).attrColumns(entity.path), (await this.#meta).describe(entity.path)]);
     const types = new Map(described.attributes.map((a) => [a.name, a.type]));
     return Object.fromEntries(entity.attributes.map((a) => [a.name, attrValue(a, types.get(a.name)!, columns.get(a.name))]));
   }
@@ -63,7 +65,7 @@ export class ArrowsmithApi extends DataProviderApi {
   }
 
   override async getSearchablePaths(path: string): Promise<string[]> {
-    return descendantPaths(await this.#file, path);
+    return descendantPaths(await this.#meta, path);
   }
 
   /** Closes the file (and the files its links opened). */

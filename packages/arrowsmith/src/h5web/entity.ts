@@ -3,7 +3,8 @@
  * an open file's `list` and `describe`, in the form h5web's own providers give them.
  */
 import { EntityKind, type Attribute, type ChildEntity, type ProvidedEntity, type UnresolvedEntity } from '@h5web/app';
-import type { Hdf5Description, Hdf5Entry, Hdf5File } from '../hdf5.js';
+import type { Hdf5Description, Hdf5Entry } from '../hdf5.js';
+import type { Metadata } from './metadata.js';
 import { dtypeOf, shapeOf } from './dtype.js';
 
 /** `/a/b` → `['/a', 'b']`. */
@@ -52,13 +53,13 @@ function entityOf(path: string, d: Hdf5Description): ChildEntity {
 }
 
 /** One child of a group, as a group's `children` list it. */
-async function childOf(file: Hdf5File, path: string, entry: Hdf5Entry, signal?: AbortSignal): Promise<ChildEntity> {
+async function childOf(file: Metadata, path: string, entry: Hdf5Entry, signal?: AbortSignal): Promise<ChildEntity> {
   if (entry.link || entry.kind === 'link') return unresolved(path, entry);
   return entityOf(path, await file.describe(path, { signal }));
 }
 
 /** The entity at `path`: a group with its children, a dataset, a datatype, or an unresolved link. */
-export async function getEntity(file: Hdf5File, path: string, signal?: AbortSignal): Promise<ProvidedEntity> {
+export async function getEntity(file: Metadata, path: string, signal?: AbortSignal): Promise<ProvidedEntity> {
   if (path !== '/') {
     const [parent, name] = splitPath(path);
     const entry = (await file.list(parent, { signal })).find((e) => e.name === name);
@@ -68,18 +69,18 @@ export async function getEntity(file: Hdf5File, path: string, signal?: AbortSign
   const d = await file.describe(path, { signal });
   const entity = entityOf(path, d);
   if (entity.kind !== EntityKind.Group) return entity as ProvidedEntity;
-  const entries = (await file.list(path, { signal })).sort(byName);
+  const entries = [...(await file.list(path, { signal }))].sort(byName);
   const children = await Promise.all(entries.map((e) => childOf(file, join(path, e.name), e, signal)));
   return { ...entity, children };
 }
 
 /** Every path under `root` (groups first reached, then their members), as h5web searches them. */
-export async function descendantPaths(file: Hdf5File, root: string, signal?: AbortSignal): Promise<string[]> {
+export async function descendantPaths(file: Metadata, root: string, signal?: AbortSignal): Promise<string[]> {
   const out: string[] = [];
   // Each group once, by address: hard links can make cycles.
   const seen = new Set<number>();
   const walk = async (path: string) => {
-    for (const e of (await file.list(path, { signal })).sort(byName)) {
+    for (const e of [...(await file.list(path, { signal }))].sort(byName)) {
       const p = join(path, e.name);
       out.push(p);
       if (e.kind === 'group' && !e.link && e.addr !== undefined && !seen.has(e.addr)) {
