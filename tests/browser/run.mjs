@@ -229,7 +229,24 @@ const probe = ${probe};
     await demoTests({ browser: browser.playwright, report, outDir });
   }
   // 5. The h5web viewer on Arrowsmith's provider: the whole check in Chromium, the NeXus
-  // default plot of a ranged URL in the other engines.
+  // default plot of a ranged URL in the other engines; the differential against h5web's
+  // h5wasm provider in Chromium and Firefox.
+  if ((!only || only === 'h5web') && which !== 'webkit') {
+    console.log('h5web differential');
+    const dir = join(outDir, 'h5web-diff');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'fixtures'), { recursive: true });
+    await build({ entryPoints: [join(root, 'tests/browser/h5web-diff-page.ts')], bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'page.js'), logLevel: 'error', conditions: ['browser', 'import', 'default'] });
+    cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });
+    cpSync(join(root, 'node_modules/h5wasm/dist/esm'), join(dir, 'h5wasm'), { recursive: true });
+    cpSync(join(root, 'fixtures/hdf5'), join(dir, 'fixtures/hdf5'), { recursive: true });
+    const list = (d, at = '') => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name), `${at}${e.name}/`) : /\.(h5|hdf5|nc|h5ad|mat)$/.test(e.name) ? [`${at}${e.name}`] : []));
+    writeFileSync(join(dir, 'fixtures/h5web-index.json'), JSON.stringify(list(join(root, 'fixtures/hdf5')).sort()));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="page.js"></script>');
+    const server = await serveDir(dir);
+    await pageResults(urlOf(server), `h5web differential (${which})`);
+    server.close();
+  }
   if (!only || only === 'h5web') {
     console.log('h5web on arrowsmith/h5web');
     if (which === 'chromium') await h5webTests({ browser: browser.playwright, report, outDir });

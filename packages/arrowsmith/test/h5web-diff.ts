@@ -2,24 +2,13 @@
  * The h5web differential: one file opened by `ArrowsmithApi` and by h5web's own h5wasm
  * provider (tests/vendor/h5web-h5wasm, h5web v17.0.0's worker API on h5wasm), every entity,
  * attribute value and dataset value compared, plus N-D selections of every dataset. What
- * differs is returned; `explain` names the documented reason, if any.
+ * differs is returned; `explain` names the documented reason, if any. Runs in Node
+ * (h5web.test.ts) and in browsers (tests/browser/h5web-diff-page.ts): the caller gives a
+ * fresh reference per file.
  */
-import { readdirSync, rmdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-// @ts-expect-error: the vendored reference is plain JavaScript
-import { createReference } from '../../../tests/vendor/h5web-h5wasm/api.mjs';
 import type { ArrowsmithApi } from '../src/h5web/index.js';
 
-/** h5wasm's Node build, imported afresh for each file (a URL with a query is a new module instance). */
-const H5WASM = pathToFileURL(join(import.meta.dirname, '../../../node_modules/h5wasm/dist/node/hdf5_hl.js')).href;
-let instances = 0;
-async function freshReference(): Promise<RefApi> {
-  return createReference(await import(`${H5WASM}?instance=${++instances}`)) as RefApi;
-}
-
-interface RefApi {
+export interface RefApi {
   openFileBuffer(b: ArrayBuffer): Promise<bigint>;
   closeFile(id: bigint): Promise<number>;
   getEntity(id: bigint, path: string): Promise<Entity>;
@@ -63,20 +52,6 @@ export function show(v: unknown): string {
   });
 }
 
-/**
- * h5wasm's Node build works on the real file system: the reference writes each file it opens
- * to /tmp (see scripts/vendor/h5web-reference.mjs) and creates an empty `plugins` folder in
- * the working directory, both removed here.
- */
-function removeReferenceFiles(): void {
-  for (const f of readdirSync(tmpdir())) if (f.startsWith('h5web-ref-')) rmSync(join(tmpdir(), f), { force: true });
-  try {
-    rmdirSync('plugins');
-  } catch {
-    // not there, or not empty (then not ours)
-  }
-}
-
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** An entity without what is the provider's own (`rawType`) and a group's children (compared one by one), attributes in name order. */
@@ -103,11 +78,10 @@ export function selections(dims: number[]): string[] {
 const size = (dims: number[]) => dims.reduce((a, b) => a * b, 1);
 
 /** Compares one file; `explain` gives the documented reason of a difference. */
-export async function compareFile(file: string, bytes: Uint8Array, ours: ArrowsmithApi, explain: (d: Diff, theirs?: Entity, ours?: Entity) => string | undefined): Promise<{ diffs: Diff[]; datasets: number; selections: number }> {
+export async function compareFile(file: string, bytes: Uint8Array, ours: ArrowsmithApi, ref: RefApi, explain: (d: Diff, theirs?: Entity, ours?: Entity) => string | undefined): Promise<{ diffs: Diff[]; datasets: number; selections: number }> {
   const diffs: Diff[] = [];
   let datasets = 0;
   let nsel = 0;
-  const ref = await freshReference();
   const id = await ref.openFileBuffer(bytes.slice().buffer);
   const add = (path: string, what: string, a: unknown, b: unknown, e?: Entity, m?: Entity) => {
     const d: Diff = { file, path, what, ours: show(a), theirs: show(b) };
@@ -168,7 +142,6 @@ export async function compareFile(file: string, bytes: Uint8Array, ours: Arrowsm
     add('/', 'paths', await paths(() => ours.getSearchablePaths('/')), await paths(() => ref.getDescendantPaths(id, '/')));
   } finally {
     await ref.closeFile(id);
-    removeReferenceFiles();
   }
   return { diffs, datasets, selections: nsel };
 }

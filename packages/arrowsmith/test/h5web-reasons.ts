@@ -65,7 +65,8 @@ export function explain(d: Diff, e?: Entity, ours?: Entity): string | undefined 
   if (error(t) && error(o)) return REASONS.bothRefuse;
   if (t.includes('Float16 not supported')) return REASONS.float16;
   if (t.includes('Float128 not supported')) return REASONS.float128;
-  if (error(t) && (t.includes('Aborted') || t.includes('memory access out of bounds'))) return REASONS.abort;
+  // The engine's words for a wasm trap: V8's "memory access out of bounds", SpiderMonkey's "index out of bounds".
+  if (error(t) && /Aborted|memory access out of bounds|index out of bounds|unreachable/.test(t)) return REASONS.abort;
   if (error(t) && ours?.description?.externalFiles) return REASONS.extStorage;
   if (d.what.startsWith('value') && e?.virtualSources?.some((s) => s.file !== '.')) return REASONS.vdsFill;
   if (o.includes('\ufffd')) return t.includes('\\ud') ? REASONS.badUtf8 : undefined;
