@@ -22,8 +22,10 @@ describe('package.json', () => {
     // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
     expect(pkg.dependencies).toBeUndefined();
     // The integrations' libraries are optional: only their own entries name them.
-    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3', '@h5web/app': '>=17.0.0 <18', react: '>=18 <19' });
-    expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true }, '@h5web/app': { optional: true }, react: { optional: true } });
+    expect(pkg.peerDependencies).toEqual({ 'apache-arrow': '>=15.0.0 <22', '@duckdb/duckdb-wasm': '>=1.32.0 <2', '@uwdata/flechette': '>=2.6.0 <3', '@h5web/app': '>=17.0.0 <18' });
+    expect(pkg.peerDependenciesMeta).toEqual({ '@duckdb/duckdb-wasm': { optional: true }, '@uwdata/flechette': { optional: true }, '@h5web/app': { optional: true } });
+    // React is @h5web/app's peer, not ours: a React 19 app installs arrowsmith without conflict.
+    expect(pkg.peerDependencies.react).toBeUndefined();
     // What tests/consumers runs: Node 20.20 (this machine) and 22.12.0 (the oldest 22 with require(esm)).
     expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
     expect(pkg.files).toEqual(['dist', 'wasm/*.wasm', 'wasm/*.js', 'README.md', 'LICENSE']);
