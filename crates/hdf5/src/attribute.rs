@@ -20,12 +20,23 @@ pub struct RawAttribute {
     pub dtype: Datatype,
     pub space: Dataspace,
     pub data: Vec<u8>,
+    /// Its creation order, where the object tracks it.
+    pub crt: Option<u32>,
+}
+
+/// Whether the object tracks its attributes' creation order (attribute info message, flag 0):
+/// then viewers list them in that order, else by name.
+pub fn creation_order_tracked(oh: &ObjectHeader) -> bool {
+    oh.find(MSG_ATTR_INFO)
+        .is_some_and(|m| m.data.get(1).is_some_and(|f| f & 1 != 0))
 }
 
 pub fn attributes(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<RawAttribute>> {
     let mut out = Vec::new();
     for m in oh.all(MSG_ATTRIBUTE) {
-        out.push(parse(ctx, m.data, m.offset)?);
+        let mut a = parse(ctx, m.data, m.offset)?;
+        a.crt = m.crt.map(u32::from);
+        out.push(a);
     }
     if let Some(m) = oh.find(MSG_ATTR_INFO) {
         let mut c = Cur::new(
@@ -48,7 +59,12 @@ pub fn attributes(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<RawAttribute>> {
             let at = ctx.abs(heap)?;
             for r in recs {
                 let obj = fh.get(ctx, &r[..8.min(r.len())])?;
-                out.push(parse(ctx, &obj, at)?);
+                let mut a = parse(ctx, &obj, at)?;
+                // Name index record (type 8): heap id (8), message flags (1), creation order (4), hash (4).
+                a.crt = r
+                    .get(9..13)
+                    .map(|b| u32::from_le_bytes(b.try_into().unwrap()));
+                out.push(a);
             }
         }
     }
@@ -148,6 +164,7 @@ fn parse(ctx: &Ctx, data: &[u8], offset: u64) -> Result<RawAttribute> {
         dtype,
         space,
         data,
+        crt: None,
     })
 }
 

@@ -204,8 +204,11 @@ pub struct Description {
     pub chunks: Option<Vec<u64>>,
     /// A dataset's filter pipeline.
     pub filters: Vec<FilterInfo>,
-    /// The object's attributes, in the file's order.
+    /// The object's attributes: in creation order when the object tracks it, else as stored.
     pub attributes: Vec<AttributeInfo>,
+    /// The object tracks its attributes' creation order (viewers list them in that order,
+    /// else by name).
+    pub attributes_in_creation_order: bool,
     /// A virtual dataset's `(file, dataset)` per mapping, as stored (`.`: this file).
     pub virtual_sources: Option<Vec<(String, String)>>,
     /// The files holding a dataset's raw data (external storage), as stored.
@@ -224,7 +227,12 @@ impl Hdf5File {
         let ctx = self.ctx(src);
         let addr = self.resolve(&ctx, path, 0)?;
         let oh = ObjectHeader::parse(&ctx, addr)?;
-        let attributes = attribute::attributes(&ctx, &oh)?
+        let tracked = attribute::creation_order_tracked(&oh);
+        let mut raw = attribute::attributes(&ctx, &oh)?;
+        if tracked {
+            raw.sort_by_key(|a| a.crt.unwrap_or(u32::MAX));
+        }
+        let attributes = raw
             .into_iter()
             .map(|a| AttributeInfo {
                 name: a.name,
@@ -239,6 +247,7 @@ impl Hdf5File {
             chunks: None,
             filters: Vec::new(),
             attributes,
+            attributes_in_creation_order: tracked,
             virtual_sources: None,
             external_files: None,
         };

@@ -24,7 +24,22 @@ pub enum LinkTarget {
 }
 
 pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> {
+    Ok(links_ordered(ctx, oh)?
+        .0
+        .into_iter()
+        .map(|(n, t, _)| (n, t))
+        .collect())
+}
+
+/// The links with their creation order (where stored), and whether the group tracks it
+/// (link info message, flag 0): then viewers list the links in that order, else by name.
+#[allow(clippy::type_complexity)]
+pub fn links_ordered(
+    ctx: &Ctx,
+    oh: &ObjectHeader,
+) -> Result<(Vec<(String, LinkTarget, Option<u64>)>, bool)> {
     let mut out = Vec::new();
+    let mut tracked = false;
     if let Some(m) = oh.find(MSG_SYMBOL_TABLE) {
         let mut c = Cur::new(
             m.data,
@@ -63,7 +78,7 @@ pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> 
                 } else {
                     LinkTarget::Hard(addr)
                 };
-                out.push((name, target));
+                out.push((name, target, None));
             }
         }
     }
@@ -74,6 +89,7 @@ pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> 
         let mut c = Cur::new(m.data, m.offset, "link info message", ctx.sb.so, ctx.sb.sl);
         c.u8()?;
         let flags = c.u8()?;
+        tracked = flags & 1 != 0;
         if flags & 1 != 0 {
             c.u64()?;
         }
@@ -94,10 +110,15 @@ pub fn links(ctx: &Ctx, oh: &ObjectHeader) -> Result<Vec<(String, LinkTarget)>> 
             }
         }
     }
-    Ok(out)
+    Ok((out, tracked))
 }
 
-pub fn parse_link(ctx: &Ctx, data: &[u8], offset: u64) -> Result<(String, LinkTarget)> {
+/// A link message: name, target and creation order (when stored).
+pub fn parse_link(
+    ctx: &Ctx,
+    data: &[u8],
+    offset: u64,
+) -> Result<(String, LinkTarget, Option<u64>)> {
     let mut c = Cur::new(data, offset, "link message", ctx.sb.so, ctx.sb.sl);
     let v = c.u8()?;
     if v != 1 {
@@ -108,9 +129,7 @@ pub fn parse_link(ctx: &Ctx, data: &[u8], offset: u64) -> Result<(String, LinkTa
     }
     let flags = c.u8()?;
     let ty = if flags & 8 != 0 { c.u8()? } else { 0 };
-    if flags & 4 != 0 {
-        c.u64()?;
-    }
+    let crt = if flags & 4 != 0 { Some(c.u64()?) } else { None };
     if flags & 0x10 != 0 {
         c.u8()?;
     }
@@ -129,7 +148,7 @@ pub fn parse_link(ctx: &Ctx, data: &[u8], offset: u64) -> Result<(String, LinkTa
         }
         t => LinkTarget::UserDefined(t),
     };
-    Ok((name, target))
+    Ok((name, target, crt))
 }
 
 /// An external link's value: a version/flags byte, then the file name and the object path,

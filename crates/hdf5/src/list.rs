@@ -44,6 +44,9 @@ pub struct Entry {
     pub unsupported: Option<String>,
     /// How the group links it when not by a hard link: what viewers show as the link.
     pub link: Option<Link>,
+    /// Its creation order, when the group tracks it (viewers then list members in that
+    /// order, else by name).
+    pub creation_order: Option<u64>,
 }
 
 /// A link other than a hard link.
@@ -67,7 +70,9 @@ impl Hdf5File {
         let addr = self.resolve(&ctx, path, 0)?;
         let oh = ObjectHeader::parse(&ctx, addr)?;
         let mut out = Vec::new();
-        for (name, target) in group::links(&ctx, &oh)? {
+        let (links, tracked) = group::links_ordered(&ctx, &oh)?;
+        for (name, target, crt) in links {
+            let creation_order = crt.filter(|_| tracked);
             let link = match &target {
                 LinkTarget::Soft(t) => Some(Link::Soft(t.clone())),
                 LinkTarget::External { file, path } => Some(Link::External {
@@ -96,6 +101,7 @@ impl Hdf5File {
                     target,
                     unsupported: None,
                     link,
+                    creation_order,
                 });
                 continue;
             };
@@ -122,6 +128,7 @@ impl Hdf5File {
                     target: String::new(),
                     unsupported,
                     link: link.clone(),
+                    creation_order,
                 }
             } else if let Some(m) = child.find(MSG_DATATYPE) {
                 let (dtype, unsupported) =
@@ -141,6 +148,7 @@ impl Hdf5File {
                     target: String::new(),
                     unsupported,
                     link: link.clone(),
+                    creation_order,
                 }
             } else {
                 Entry {
@@ -152,6 +160,7 @@ impl Hdf5File {
                     target: String::new(),
                     unsupported: None,
                     link,
+                    creation_order,
                 }
             };
             out.push(entry);

@@ -30,6 +30,8 @@ pub struct Message<'a> {
     pub data: &'a [u8],
     /// File offset of `data`.
     pub offset: u64,
+    /// The message's creation order (v2 headers that track attributes' creation order).
+    pub crt: Option<u16>,
 }
 
 #[derive(Debug, Clone)]
@@ -162,7 +164,7 @@ impl<'a> ObjectHeader<'a> {
                     let data = c.bytes(size)?;
                     push(
                         ctx,
-                        (kind, flags, shared),
+                        (kind, flags, shared, None),
                         data,
                         off,
                         &mut messages,
@@ -204,20 +206,22 @@ fn parse_v2_messages<'a>(
         let kind = c.u8()? as u16;
         let size = c.u16()? as usize;
         let mflags = c.u8()?;
-        if flags & 0x04 != 0 {
-            c.u16()?;
-        }
+        let crt = if flags & 0x04 != 0 {
+            Some(c.u16()?)
+        } else {
+            None
+        };
         let off = c.off();
         let data = c.bytes(size)?;
-        push(ctx, (kind, mflags, shared), data, off, out, pending)?;
+        push(ctx, (kind, mflags, shared, crt), data, off, out, pending)?;
     }
     Ok(())
 }
 
-/// One message: `(kind, flags, resolve shared messages)`.
+/// One message: `(kind, flags, resolve shared messages, creation order)`.
 fn push<'a>(
     ctx: &Ctx<'a>,
-    (kind, flags, shared): (u16, u8, bool),
+    (kind, flags, shared, crt): (u16, u8, bool, Option<u16>),
     data: &'a [u8],
     offset: u64,
     out: &mut Vec<Message<'a>>,
@@ -247,6 +251,7 @@ fn push<'a>(
             flags,
             data,
             offset,
+            crt,
         });
     }
     Ok(())

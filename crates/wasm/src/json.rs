@@ -157,6 +157,10 @@ pub fn entries(entries: &[Entry]) -> String {
         } else {
             o.num("addr", e.addr)
         };
+        let o = match e.creation_order {
+            Some(c) => o.num("order", c),
+            None => o,
+        };
         let o = if e.target.is_empty() {
             o
         } else {
@@ -341,6 +345,14 @@ pub fn description(d: &Description) -> String {
                     .raw("dims", &dims_json(&a.dims))
                     .finish()
             }),
+        )
+        .raw(
+            "attributesInCreationOrder",
+            if d.attributes_in_creation_order {
+                "true"
+            } else {
+                "false"
+            },
         )
         .raw(
             "externalFiles",

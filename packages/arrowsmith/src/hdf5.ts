@@ -16,6 +16,8 @@ export interface Hdf5Entry {
   dtype: string;
   /** The object's header address: two entries with the same address are the same object (absent for links that do not resolve). */
   addr?: number;
+  /** Its creation order, when the group tracks it (netCDF-4, h5py's `track_order`): viewers list members in that order, else by name. */
+  order?: number;
   /** A link that does not resolve in this file: `file:/path` of an external link, the target of a dangling soft link. */
   target?: string;
   /**
@@ -56,8 +58,10 @@ export interface Hdf5Description {
   chunks: number[] | null;
   /** The filter pipeline with each filter's parameters as stored. */
   filters: { id: number; name: string; cdValues: number[] }[];
-  /** Attributes in the file's order; `dims` null for the null dataspace. */
+  /** Attributes, in creation order when the object tracks it (else as stored); `dims` null for the null dataspace. */
   attributes: { name: string; type: Hdf5Type; dims: number[] | null }[];
+  /** The object tracks its attributes' creation order: viewers list them in that order, else by name. */
+  attributesInCreationOrder: boolean;
   /** A virtual dataset's source per mapping, as stored (`file` `.`: this file); null for other datasets. */
   virtualSources: { file: string; path: string }[] | null;
   /** The files holding a dataset's raw data (external storage), as stored; null when it is in this file. */

@@ -52,13 +52,12 @@ export function show(v: unknown): string {
   });
 }
 
-const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** An entity without what is the provider's own (`rawType`) and a group's children (compared one by one), attributes in name order. */
+/** An entity without what is the provider's own (`rawType`); a group's children by name only (each is compared on its own), in the provider's order. */
 function normal(e: Entity): Entity {
   const { rawType: _r, children, ...rest } = e;
-  const out: Entity = { ...rest, attributes: [...e.attributes].sort(byName) };
-  if (children) out.children = [...children].sort(byName).map((c) => ({ name: c.name }) as Entity);
+  const out: Entity = { ...rest };
+  if (children) out.children = children.map((c) => ({ name: c.name }) as Entity);
   return out;
 }
 

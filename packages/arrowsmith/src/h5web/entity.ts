@@ -15,11 +15,18 @@ export function splitPath(path: string): [string, string] {
 
 const join = (parent: string, name: string) => `${parent === '/' ? '' : parent}/${name}`;
 
-/** Names in the order h5web's providers list them: the HDF5 name index (byte order). */
+/** The HDF5 name index's order (bytes). */
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
+/** Members in the order h5web's providers list them: creation order where the group tracks it, else by name. */
+function ordered(entries: Hdf5Entry[]): Hdf5Entry[] {
+  const all = [...entries];
+  return all.every((e) => e.order !== undefined) && all.length ? all.sort((a, b) => a.order! - b.order!) : all.sort(byName);
+}
+
 function attributesOf(d: Hdf5Description): Attribute[] {
-  return d.attributes.map((a) => ({ name: a.name, shape: shapeOf(a.dims), type: dtypeOf(a.type) })).sort(byName);
+  const a = d.attributes.map((a) => ({ name: a.name, shape: shapeOf(a.dims), type: dtypeOf(a.type) }));
+  return d.attributesInCreationOrder ? a : a.sort(byName);
 }
 
 /** A link that is not a hard link, as h5web shows it (it does not follow links itself). */
@@ -69,7 +76,7 @@ export async function getEntity(file: Metadata, path: string, signal?: AbortSign
   const d = await file.describe(path, { signal });
   const entity = entityOf(path, d);
   if (entity.kind !== EntityKind.Group) return entity as ProvidedEntity;
-  const entries = [...(await file.list(path, { signal }))].sort(byName);
+  const entries = ordered(await file.list(path, { signal }));
   const children = await Promise.all(entries.map((e) => childOf(file, join(path, e.name), e, signal)));
   return { ...entity, children };
 }
@@ -80,7 +87,7 @@ export async function descendantPaths(file: Metadata, root: string, signal?: Abo
   // Each group once, by address: hard links can make cycles.
   const seen = new Set<number>();
   const walk = async (path: string) => {
-    for (const e of [...(await file.list(path, { signal }))].sort(byName)) {
+    for (const e of ordered(await file.list(path, { signal }))) {
       const p = join(path, e.name);
       out.push(p);
       if (e.kind === 'group' && !e.link && e.addr !== undefined && !seen.has(e.addr)) {
