@@ -28,11 +28,31 @@ await build({
   mainFields: ['browser', 'module', 'main'],
   conditions: ['browser', 'import', 'default'],
 });
+// The SQL panel's engine (src/sql.ts: DuckDB-wasm and arrowsmith/duckdb) is a bundle of its
+// own, loaded by URL on first use: sharing apache-arrow's modules with the app's chunks breaks
+// their initialisation order (its modules import each other in a cycle).
+await build({
+  entryPoints: { 'sql-engine': join(here, 'src/sql.ts') },
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  outdir: dist,
+  sourcemap: true,
+  minify: true,
+  logLevel: 'warning',
+  platform: 'browser',
+  mainFields: ['browser', 'module', 'main'],
+  conditions: ['browser', 'import', 'default'],
+});
 // The peers' multi-megabyte source maps (h5wasm embeds its wasm) are not worth shipping.
 for (const f of readdirSync(join(dist, 'chunks'))) if (f.endsWith('.map') && statSync(join(dist, 'chunks', f)).size > 2e6) rmSync(join(dist, 'chunks', f));
 const wasmDir = join(here, '../packages/arrowsmith/wasm');
 for (const f of readdirSync(wasmDir)) if (f.endsWith('.wasm')) cpSync(join(wasmDir, f), join(dist, 'wasm', f));
 cpSync(join(here, 'public'), dist, { recursive: true });
+// DuckDB-wasm's worker and module for the SQL panel (src/sql.ts), served from here: no CDN.
+mkdirSync(join(dist, 'duckdb'));
+const duck = dirname(createRequire(import.meta.url).resolve('@duckdb/duckdb-wasm'));
+for (const f of ['duckdb-browser-eh.worker.js', 'duckdb-eh.wasm']) cpSync(join(duck, f), join(dist, 'duckdb', f));
 // h5web's stylesheet, linked when a viewer opens (src/h5web-view.ts).
 cpSync(createRequire(import.meta.url).resolve('@h5web/app/styles.css'), join(dist, 'h5web.css'));
 const samples = join(here, '../fixtures/samples');

@@ -75,6 +75,8 @@ const demo = {
   treeShownAt: undefined as number | undefined,
   /** The last stream of a series (big files): its state, progress seen and downsample. */
   stream: undefined as StreamState | undefined,
+  /** The SQL panel's last query: its result (first rows) or error. */
+  sql: undefined as { sql: string; columns: string[]; rows: unknown[][]; total: number; ms: number } | { sql: string; error: string } | undefined,
 };
 
 interface StreamState {
@@ -314,6 +316,7 @@ async function read() {
   $('error').hidden = true;
   const table = tableFromIPC(reply.ipc);
   demo.table = table;
+  sqlIpc.set(table, reply.ipc);
   $('status').textContent = timingLine(table, reply.ms);
   $('about').textContent = reply.about ?? '';
   $('about-box').hidden = !reply.about;
@@ -357,7 +360,95 @@ function showTable(table: Table, base = 0) {
   $('cellplot-panel').hidden = true;
   grid.setTable(table, base);
   drawChart(table);
+  showSqlPanel(table);
 }
+
+// ---------------------------------------------------------------- SQL
+/** The table registered in DuckDB as `data` (registered again when the shown table changes). */
+let sqlTable: Table | undefined;
+let sqlRegistered: Table | undefined;
+/** The IPC bytes each shown table came in (what the SQL engine registers). */
+const sqlIpc = new WeakMap<Table, Uint8Array>();
+const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
+
+/** A few queries for the shown table, by what its columns are. */
+function sqlExamples(table: Table): string[] {
+  const fields = table.schema.fields;
+  const num = fields.find((f) => isNumeric(f.type));
+  const key = fields.find((f) => DataType.isUtf8(f.type) || DataType.isDictionary(f.type));
+  const time = fields.find((f) => DataType.isTimestamp(f.type));
+  const out = ['SELECT count(*) AS rows FROM data'];
+  if (key && num && time && format === 'tsfile') out.unshift(`SELECT ${quoteId(key.name)}, date_trunc('hour', ${quoteId(time.name)}) AS hour, avg(${quoteId(num.name)}) AS mean FROM data GROUP BY 1, 2 ORDER BY 1, 2`);
+  else if (key && num) out.push(`SELECT ${quoteId(key.name)}, count(*) AS n, avg(${quoteId(num.name)}) AS mean FROM data GROUP BY 1 ORDER BY n DESC LIMIT 20`);
+  if (num) out.push(`SELECT min(${quoteId(num.name)}) AS lo, max(${quoteId(num.name)}) AS hi, avg(${quoteId(num.name)}) AS mean FROM data`);
+  if (format === 'hdf5') out.push('SELECT * FROM data LIMIT 10 OFFSET 10');
+  return out;
+}
+
+function showSqlPanel(table: Table) {
+  sqlTable = table;
+  $('sql-panel').hidden = false;
+  const examples = sqlExamples(table);
+  const box = $('sql-examples');
+  box.replaceChildren(
+    ...examples.map((q, i) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary sql-example';
+      b.textContent = `Example ${i + 1}`;
+      b.title = q;
+      b.onclick = () => ($<HTMLTextAreaElement>('sql-query').value = q);
+      return b;
+    }),
+  );
+  const ta = $<HTMLTextAreaElement>('sql-query');
+  if (!ta.value || ta.dataset.auto === '1') {
+    ta.value = examples[0]!;
+    ta.dataset.auto = '1';
+  }
+}
+
+async function runSql() {
+  const sql = $<HTMLTextAreaElement>('sql-query').value;
+  const table = sqlTable;
+  if (!table || !sql.trim()) return;
+  $('sql-error').hidden = true;
+  $<HTMLButtonElement>('sql-run').disabled = true;
+  const t0 = performance.now();
+  try {
+    // Its own bundle, by URL (see build.mjs).
+    const engine = (await import(new URL('sql-engine.js', document.baseURI).href)) as typeof import('./sql.js');
+    if (sqlRegistered !== table) {
+      $('sql-status').textContent = 'Loading DuckDB-wasm and registering the table…';
+      const ipc = sqlIpc.get(table);
+      if (!ipc) throw new Error('this table came without its Arrow IPC bytes');
+      const rows = await engine.register('data', ipc);
+      sqlRegistered = table;
+      $('sql-status').textContent = `${rows.toLocaleString('en-US')} rows registered as data; querying…`;
+    }
+    const t1 = performance.now();
+    const r = await engine.query(sql);
+    const ms = performance.now() - t1;
+    demo.sql = { sql, columns: r.columns, rows: r.rows, total: r.total, ms };
+    $('sql-status').textContent = `${r.total.toLocaleString('en-US')} rows in ${ms.toFixed(1)} ms${r.total > r.rows.length ? ` (first ${r.rows.length} shown)` : ''}; ${(performance.now() - t0).toFixed(0)} ms with loading and registering`;
+    const head = `<tr>${r.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
+    const body = r.rows.map((row) => `<tr>${row.map((v) => `<td>${esc(cellText(v))}</td>`).join('')}</tr>`).join('');
+    $('sql-result').innerHTML = `<table class="sql-table"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+    // A chart of the last numeric column when there is more than one row.
+    const k = r.numeric.lastIndexOf(true);
+    const chart = $<HTMLCanvasElement>('sql-chart');
+    chart.hidden = !(k >= 0 && r.rows.length > 1);
+    if (!chart.hidden) plotSequence(chart, r.rows.map((row) => Number(row[k])), `${r.columns[k]} by result row`);
+  } catch (e) {
+    demo.sql = { sql, error: String((e as Error)?.message ?? e) };
+    $('sql-status').textContent = 'failed';
+    $('sql-error').hidden = false;
+    $('sql-error').textContent = `DuckDB: ${String((e as Error)?.message ?? e)}`;
+  } finally {
+    $<HTMLButtonElement>('sql-run').disabled = false;
+  }
+}
+$('sql-run').onclick = () => void runSql();
 
 function drawChart(table: Table) {
   // The time-series chart: selected numeric columns against time. The adapter names the
