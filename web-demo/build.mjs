@@ -11,15 +11,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(join(dist, 'wasm'), { recursive: true });
-await build({
-  entryPoints: { app: join(here, 'src/main.ts'), worker: join(here, 'src/worker.ts'), h5web: join(here, 'src/h5web-page.ts') },
+const common = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
   outdir: dist,
-  // Heavy peers (h5wasm, jsfive) are split into chunks loaded only when benchmarked.
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   sourcemap: true,
   minify: true,
   logLevel: 'warning',
@@ -27,23 +23,18 @@ await build({
   platform: 'browser',
   mainFields: ['browser', 'module', 'main'],
   conditions: ['browser', 'import', 'default'],
+};
+await build({
+  ...common,
+  entryPoints: { app: join(here, 'src/main.ts'), worker: join(here, 'src/worker.ts'), h5web: join(here, 'src/h5web-page.ts') },
+  // Heavy peers (h5wasm, jsfive) are split into chunks loaded only when benchmarked.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
 });
 // The SQL panel's engine (src/sql.ts: DuckDB-wasm and arrowsmith/duckdb) is a bundle of its
 // own, loaded by URL on first use: sharing apache-arrow's modules with the app's chunks breaks
 // their initialisation order (its modules import each other in a cycle).
-await build({
-  entryPoints: { 'sql-engine': join(here, 'src/sql.ts') },
-  bundle: true,
-  format: 'esm',
-  target: 'es2022',
-  outdir: dist,
-  sourcemap: true,
-  minify: true,
-  logLevel: 'warning',
-  platform: 'browser',
-  mainFields: ['browser', 'module', 'main'],
-  conditions: ['browser', 'import', 'default'],
-});
+await build({ ...common, entryPoints: { 'sql-engine': join(here, 'src/sql.ts') } });
 // The peers' multi-megabyte source maps (h5wasm embeds its wasm) are not worth shipping.
 for (const f of readdirSync(join(dist, 'chunks'))) if (f.endsWith('.map') && statSync(join(dist, 'chunks', f)).size > 2e6) rmSync(join(dist, 'chunks', f));
 const wasmDir = join(here, '../packages/arrowsmith/wasm');
