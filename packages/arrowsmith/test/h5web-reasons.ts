@@ -54,7 +54,7 @@ interface Raw {
 }
 const walk = (t: Raw | undefined, f: (t: Raw) => boolean): boolean => !!t && (f(t) || !!t.base && walk(t.base, f) || (t.members ?? []).some((m) => walk(m.type, f)));
 /** The alignment a C compiler gives a member: its primitive's size, at most 8. */
-const align = (t: Raw): number => (t.base ? align(t.base) : t.members ? Math.max(1, ...t.members.map((m) => align(m.type))) : Math.min(8, Math.max(1, t.size ?? 1)));
+const align = (t: Raw | undefined): number => (!t ? 1 : t.base ? align(t.base) : t.members ? Math.max(1, ...t.members.map((m) => align(m.type))) : Math.min(8, Math.max(1, t.size ?? 1)));
 const misaligned = (t: Raw | undefined) => walk(t, (x) => (x.members ?? []).some((m) => m.offset % align(m.type) !== 0));
 
 export function explain(d: Diff, e?: Entity, ours?: Entity): string | undefined {
