@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArrowsmithApi } from '../src/h5web/node.js';
 import { FIXTURES, parseExact } from './fixtures.js';
+import { MODES, usePools } from './pools.js';
 
 const path = join(FIXTURES, 'hdf5/nexus.h5');
 const bytes = new Uint8Array(readFileSync(path));
@@ -74,6 +75,22 @@ describe('ArrowsmithApi', () => {
     // Strings have no NPY export here (h5web's built-in CSV/JSON exporters serve them).
     expect(api.getExportURL('npy', (await api.getEntity('/entry/title')) as never)).toBeUndefined();
     await api.close();
+  });
+
+  describe('on a pool', () => {
+    usePools();
+    for (const { mode, options } of MODES) {
+      it(`gives every value of the NeXus file the same (${mode})`, async () => {
+        const api = new ArrowsmithApi(bytes, options());
+        const frames = await api.getEntity('/entry/stack/frames');
+        const want = h5py.datasets['/entry/stack/frames'].rows;
+        expect([...((await api.getValue({ dataset: frames as never })) as Uint16Array)]).toEqual(want.flat(2));
+        expect([...((await api.getValue({ dataset: frames as never, selection: ':,:,7' })) as Uint16Array)]).toEqual(want.flatMap((f: number[][]) => f.map((r) => r[7])));
+        const counts = await api.getEntity('/entry/spectrum/counts');
+        expect([...((await api.getValue({ dataset: counts as never })) as Float64Array)]).toEqual(h5py.datasets['/entry/spectrum/counts'].rows);
+        await api.close();
+      });
+    }
   });
 
   it('stops a getValue when its signal aborts', async () => {
