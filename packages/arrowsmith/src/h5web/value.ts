@@ -91,7 +91,7 @@ function element(x: unknown, t: DType, ht: Hdf5Type, json: boolean): unknown {
     case DTypeClass.String:
       return x instanceof Uint8Array ? text(x, t.charSet === 'UTF-8') : String(x);
     case DTypeClass.Complex: {
-      const row = x as { toArray?: () => unknown; [k: string]: unknown };
+      const row = x as Record<string, unknown>;
       if (ht.class === 'complex') return [...(x as Iterable<number>)].map(Number);
       return [Number(row.r), Number(row.i)];
     }
@@ -235,11 +235,12 @@ function values(cols: Vector[], t: DType, ht: Hdf5Type, names: string[], dims: r
 }
 
 /** The Arrow table `read` gives, as h5web's value of `selection` (all of it when absent). */
-export function h5webValue(table: Table, t: DType, ht: Hdf5Type, dims: readonly number[], selection: string | undefined, json = false): unknown {
+export function h5webValue(table: Table, t: DType, ht: Hdf5Type, dims: readonly number[], selection: string | undefined): unknown {
   const shape = JSON.parse(table.schema.metadata.get('shape') ?? JSON.stringify(dims)) as number[];
   const cols = leaves(table, shape.length);
   const names = table.schema.fields.map((f) => f.name);
-  const v = values(cols, t, ht, names, dims, json);
+  // Dataset values are h5wasm's plain reads (BigInt for 64-bit integers, base integers for booleans).
+  const v = values(cols, t, ht, names, dims, false);
   // Raw bytes stay whole (h5web's providers give types they do not decode as bytes).
   if (t.class === DTypeClass.Bitfield || t.class === DTypeClass.Opaque) return v;
   // A whole scalar dataset is its one value; a selection keeps typed arrays as they are and
