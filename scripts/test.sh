@@ -4,7 +4,7 @@
 # under qemu, Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
 # consumer tests of the packed tarball (tests/consumers), differential tests against the writers
 # (tests/differential: a fixed-seed run of random files from h5py, PyPI tsfile and five
-# MessagePack encoders, each file one test).
+# MessagePack encoders, each file one test), the Python wheel's pytest suite (crates/python).
 # Ends with one summary line "all: N passed, M failed".
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,7 +25,7 @@ gate() {
 step "gates: formatting, lints, MSRV, types"
 msrv=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
 gate "cargo fmt --check" cargo fmt --check
-gate "cargo fmt --check (fuzz, wasm-check)" bash -c 'cargo fmt --check --manifest-path crates/fuzz/Cargo.toml && cargo fmt --check --manifest-path crates/msgpack/wasm-check/Cargo.toml'
+gate "cargo fmt --check (fuzz, wasm-check, python)" bash -c 'cargo fmt --check --manifest-path crates/fuzz/Cargo.toml && cargo fmt --check --manifest-path crates/msgpack/wasm-check/Cargo.toml && cargo fmt --check --manifest-path crates/python/Cargo.toml'
 gate "cargo clippy -D warnings (native)" cargo clippy -q --workspace --all-targets -- -D warnings
 gate "cargo clippy -D warnings (wasm32, scalar and SIMD; each format module alone)" bash -c 'cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
   RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_DIR=target/clippy-simd cargo clippy -q --target wasm32-unknown-unknown -p arrowsmith-wasm -- -D warnings &&
@@ -98,6 +98,22 @@ else
   status=1; failed=$((failed + 1))
 fi
 echo "-- differential tests: $((($(date +%s) - t)))s"
+
+# The Python wheel (crates/python) against the writers' readers (tsfile, h5py, msgpack) and
+# through Polars and DuckDB (docs/python.md).
+step "Python package: pytest (crates/python/tests)"
+t=$(date +%s)
+if bash scripts/setup-python-package.sh; then
+  .venv/bin/python -m pytest -q -p no:cacheprovider crates/python/tests 2>&1 | tee test-output/python.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  p=$(grep -Eo '[0-9]+ passed' test-output/python.log | tail -1 | cut -d' ' -f1)
+  f=$(grep -Eo '[0-9]+ (failed|error)' test-output/python.log | awk '{ s += $1 } END { print s+0 }')
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  [ -n "$p" ] || { failed=$((failed + 1)); status=1; }
+else
+  status=1; failed=$((failed + 1))
+fi
+echo "-- Python package: $((($(date +%s) - t)))s"
 
 step "browser tests (headless Chromium)"
 t=$(date +%s)

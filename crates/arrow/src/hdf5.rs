@@ -9,6 +9,7 @@ use arrowsmith_hdf5::{Description, Entry, Hdf5File, Select};
 
 use crate::convert::record_batch;
 use crate::error::Result;
+use crate::held::Held;
 use crate::source::{Host, ReadAt};
 
 /// Rows a batch holds when the caller does not say (rounded up to whole chunks).
@@ -66,7 +67,18 @@ impl<R: ReadAt> Hdf5Reader<R> {
     /// The dataset's rows in batches of about `rows` (rounded up to whole chunks of the
     /// first dimension; [`DEFAULT_BATCH_ROWS`] for `None`), each read when asked for.
     pub fn batches(&mut self, path: &str, rows: Option<u64>) -> Result<RowBatches<'_, R>> {
-        let d = self.describe(path)?;
+        RowBatches::new(Held::Borrowed(self), path, rows)
+    }
+
+    /// [`batches`](Self::batches) owning the reader.
+    pub fn into_batches(self, path: &str, rows: Option<u64>) -> Result<RowBatches<'static, R>> {
+        RowBatches::new(Held::Owned(Box::new(self)), path, rows)
+    }
+}
+
+impl<'a, R: ReadAt> RowBatches<'a, R> {
+    fn new(mut reader: Held<'a, Hdf5Reader<R>>, path: &str, rows: Option<u64>) -> Result<Self> {
+        let d = reader.describe(path)?;
         let total = match d.dims.as_deref() {
             None => 0,
             Some([]) => 1,
@@ -81,7 +93,7 @@ impl<R: ReadAt> Hdf5Reader<R> {
         let want = rows.unwrap_or(DEFAULT_BATCH_ROWS).max(1);
         let step = want.div_ceil(chunk).saturating_mul(chunk);
         Ok(RowBatches {
-            reader: self,
+            reader,
             path: path.to_string(),
             next: 0,
             total,
@@ -93,7 +105,7 @@ impl<R: ReadAt> Hdf5Reader<R> {
 
 /// A dataset read in row batches (see [`Hdf5Reader::batches`]).
 pub struct RowBatches<'a, R> {
-    reader: &'a mut Hdf5Reader<R>,
+    reader: Held<'a, Hdf5Reader<R>>,
     path: String,
     next: u64,
     total: u64,

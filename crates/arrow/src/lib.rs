@@ -24,6 +24,7 @@
 pub mod convert;
 mod error;
 pub mod hdf5;
+mod held;
 pub mod msgpack;
 pub mod source;
 pub mod tsfile;

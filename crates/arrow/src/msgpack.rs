@@ -4,7 +4,8 @@
 use std::io::Read;
 
 use arrow_array::RecordBatch;
-use arrowsmith_msgpack::{Options, StreamDecoder};
+use arrowsmith_msgpack::StreamDecoder;
+pub use arrowsmith_msgpack::{ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Tuples};
 
 use crate::convert::record_batch;
 use crate::error::Result;

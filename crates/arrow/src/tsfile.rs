@@ -9,6 +9,7 @@ use arrowsmith_tsfile::{DeviceInfo, Query, TableSchema, TsFile};
 
 use crate::convert::record_batch;
 use crate::error::Result;
+use crate::held::Held;
 use crate::source::{Host, ReadAt};
 
 /// An open TsFile.
@@ -49,30 +50,47 @@ impl<R: ReadAt> TsFileReader<R> {
     }
 
     /// The query's rows as one batch: `time` (in `unit`), then tag and field columns.
+    /// Every int64 time is kept whatever the unit (arrow-rs has no JS-number limit).
     pub fn read(&mut self, q: &Query, unit: TimeUnit) -> Result<RecordBatch> {
         let file = &self.file;
-        let batch = self.host.run(|src| file.read_as(src, q, unit))?;
+        let q = Query {
+            native_times: true,
+            ..q.clone()
+        };
+        let batch = self.host.run(|src| file.read_as(src, &q, unit))?;
         Ok(record_batch(batch)?)
     }
 
     /// The query's rows as one batch per device (devices whose rows the query filters out
     /// entirely yield nothing), in the order [`read`](Self::read) returns them.
     pub fn batches(&mut self, q: Query, unit: TimeUnit) -> Result<DeviceBatches<'_, R>> {
+        DeviceBatches::new(Held::Borrowed(self), q, unit)
+    }
+
+    /// [`batches`](Self::batches) owning the reader.
+    pub fn into_batches(self, q: Query, unit: TimeUnit) -> Result<DeviceBatches<'static, R>> {
+        DeviceBatches::new(Held::Owned(Box::new(self)), q, unit)
+    }
+}
+
+impl<'a, R: ReadAt> DeviceBatches<'a, R> {
+    fn new(mut reader: Held<'a, TsFileReader<R>>, q: Query, unit: TimeUnit) -> Result<Self> {
         let devices: Vec<String> = match &q.devices {
             Some(d) => d.clone(),
             None => {
                 let table = match &q.table {
                     Some(t) => Some(t.clone()),
-                    None => self.file.tables().first().map(|t| t.name.clone()),
+                    None => reader.file.tables().first().map(|t| t.name.clone()),
                 };
-                self.file
+                reader
+                    .file
                     .devices(table.as_deref())
                     .into_iter()
                     .map(|d| d.path)
                     .collect()
             }
         };
-        let schema = self
+        let schema = reader
             .read(
                 &Query {
                     limit: Some(0),
@@ -82,7 +100,7 @@ impl<R: ReadAt> TsFileReader<R> {
             )?
             .schema();
         Ok(DeviceBatches {
-            reader: self,
+            reader,
             query: q,
             unit,
             devices: devices.into_iter(),
@@ -94,7 +112,7 @@ impl<R: ReadAt> TsFileReader<R> {
 
 /// One `RecordBatch` per device of a query (see [`TsFileReader::batches`]).
 pub struct DeviceBatches<'a, R> {
-    reader: &'a mut TsFileReader<R>,
+    reader: Held<'a, TsFileReader<R>>,
     query: Query,
     unit: TimeUnit,
     devices: std::vec::IntoIter<String>,

@@ -189,3 +189,25 @@ fn errors_name_format_code_and_offset() {
         other => panic!("{other:?}"),
     }
 }
+
+/// apache-arrow JS reads times back as numbers (so the JS API refuses ms times past 2^53);
+/// arrow-rs keeps int64, so a native read takes them in any unit, unchanged.
+#[test]
+fn times_beyond_2_pow_53_read_in_any_unit() {
+    let path = fixtures("tsfile").join("cpp_time_extremes.tsfile");
+    let mut file = TsFileReader::open(path).unwrap();
+    let q = TsQuery::default();
+    let ns = file.read(&q, TimeUnit::Nanosecond).unwrap();
+    let ms = file.read(&q, TimeUnit::Millisecond).unwrap();
+    let raw = |b: &RecordBatch| b.column_by_name("time").unwrap().to_data().buffers()[0].clone();
+    assert_eq!(raw(&ns), raw(&ms));
+    let max = (0..ms.num_rows())
+        .map(|i| {
+            value(ms.column_by_name("time").unwrap().as_ref(), i)
+                .as_i64()
+                .unwrap()
+        })
+        .max()
+        .unwrap();
+    assert!(max > 1 << 53, "the fixture has no time past 2^53");
+}

@@ -203,6 +203,8 @@ impl TsQuery {
             limit: o.count("limit")?.map(|l| l as usize),
             max_read_bytes,
             mods: mods.map(|m| Mods::parse(&m).map(Arc::new)).transpose()?,
+            // apache-arrow JS reads times back as numbers: checked.
+            native_times: false,
         };
         let unit = o
             .choice("timeUnit", UNITS)?

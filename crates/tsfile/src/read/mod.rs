@@ -111,7 +111,7 @@ impl TsFile {
             }
             out.end_device(di);
         }
-        out.finish(&plan, &series, unit)
+        out.finish(&plan, &series, unit, q.native_times)
     }
 }
 

@@ -267,7 +267,13 @@ impl Output {
 
     /// The batch: `time`, then the plan's columns in order (`series`: each device's series,
     /// naming the device of a row an error is about).
-    pub fn finish(self, plan: &Plan, series: &[Vec<SeriesMeta>], unit: TimeUnit) -> Result<Batch> {
+    pub fn finish(
+        self,
+        plan: &Plan,
+        series: &[Vec<SeriesMeta>],
+        unit: TimeUnit,
+        native_times: bool,
+    ) -> Result<Batch> {
         let Output {
             times,
             span,
@@ -291,7 +297,9 @@ impl Output {
                 .min();
             (plan.devices[di].id.path(), first_chunk.unwrap_or(0))
         };
-        js_readable(&times, Some(span), unit, "time", &device_of)?;
+        if !native_times {
+            js_readable(&times, Some(span), unit, "time", &device_of)?;
+        }
         let mut fields = vec![Field::new("time", DataType::Timestamp(unit), false)];
         let nrows = times.len();
         let mut columns = vec![Column::primitive(
@@ -306,7 +314,9 @@ impl Output {
                     debug_assert_eq!(b.len(), nrows);
                     fields.push(Field::new(c.name.clone(), arrow_type(t, unit), true));
                     let col = b.finish(unit);
-                    if let (TsType::Timestamp, [Buffer::I64(v)]) = (t, &col.buffers[..]) {
+                    if let (TsType::Timestamp, [Buffer::I64(v)], false) =
+                        (t, &col.buffers[..], native_times)
+                    {
                         js_readable(v, None, unit, &c.name, &device_of)?;
                     }
                     columns.push(col);

@@ -27,6 +27,9 @@ pub struct Query {
     pub max_read_bytes: Option<u64>,
     /// IoTDB deletions (`.mods2` / `.mods`) to hide from the read; `None`: the file as written.
     pub mods: Option<Arc<Mods>>,
+    /// The host keeps timestamps as full int64 (arrow-rs, pyarrow): skip the check that
+    /// apache-arrow JS can read every time value back as a number (`false`: checked).
+    pub native_times: bool,
 }
 
 /// Default for [`Query::max_read_bytes`] (the HDF5 reader's default too).

@@ -1,0 +1,147 @@
+"""Arrowsmith: TsFile, HDF5 and MessagePack straight into Apache Arrow.
+
+The ``read_*`` functions return a ``pyarrow.Table``; the ``iter_*`` functions a
+``pyarrow.RecordBatchReader`` whose batches are read as they are asked for (one per TsFile
+device, whole chunks of an HDF5 dataset, bounded runs of MessagePack values). Both export the
+Arrow PyCapsule interface (``__arrow_c_stream__``), so Polars, DuckDB and DataFusion take
+them without copies. A file that cannot be decoded raises :class:`DecodeError` with its
+``format``, ``code`` and byte ``offset``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping, Sequence, Union
+
+import pyarrow as pa
+
+from . import _arrowsmith as _native
+from ._arrowsmith import DecodeError
+
+__all__ = [
+    "DecodeError",
+    "read_tsfile",
+    "iter_tsfile",
+    "tsfile_devices",
+    "read_hdf5",
+    "iter_hdf5",
+    "list_hdf5",
+    "read_msgpack",
+    "iter_msgpack",
+]
+
+Path = Union[str, "os.PathLike[str]"]
+Selection = Union[int, tuple[int, int, int]]
+
+
+def _reader(stream: Any) -> pa.RecordBatchReader:
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+def read_tsfile(
+    path: Path,
+    table: str | None = None,
+    columns: Sequence[str] | None = None,
+    tags: Mapping[str, str] | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    *,
+    devices: Sequence[str] | None = None,
+    limit: int | None = None,
+    time_unit: str = "ms",
+) -> pa.Table:
+    """The rows of a TsFile query: ``time``, then tag and field columns.
+
+    ``table`` defaults to the file's first table (or its tree-model devices); ``tags`` are
+    equality filters; ``start``/``end`` an inclusive time range in the file's unit.
+    """
+    s = _native.read_tsfile(os.fspath(path), table, _list(columns), _list(devices), _dict(tags), start, end, limit, time_unit)
+    return _reader(s).read_all()
+
+
+def iter_tsfile(
+    path: Path,
+    table: str | None = None,
+    columns: Sequence[str] | None = None,
+    tags: Mapping[str, str] | None = None,
+    start: int | None = None,
+    end: int | None = None,
+    *,
+    devices: Sequence[str] | None = None,
+    limit: int | None = None,
+    time_unit: str = "ms",
+) -> pa.RecordBatchReader:
+    """:func:`read_tsfile` as a stream of batches, one per device."""
+    s = _native.read_tsfile(os.fspath(path), table, _list(columns), _list(devices), _dict(tags), start, end, limit, time_unit, True)
+    return _reader(s)
+
+
+def tsfile_devices(path: Path, table: str | None = None) -> list[dict[str, Any]]:
+    """The devices of a TsFile (of ``table``, or all), as dicts of table, path and tags."""
+    return _native.tsfile_devices(os.fspath(path), table)
+
+
+def read_hdf5(
+    path: Path,
+    dataset: str,
+    start: int = 0,
+    count: int | None = None,
+    *,
+    select: Sequence[Selection] | None = None,
+) -> pa.Table:
+    """Rows ``start .. start+count`` of an HDF5 dataset (the first dimension), or an N-D
+    ``select``: one entry per dimension, an index or ``(start, count, step)`` (h5py's
+    ``ds[10:20:2, 3]`` is ``[(10, 5, 2), 3]``). Compound datasets give one column per member;
+    trailing dimensions give fixed-size lists.
+    """
+    s = _native.read_hdf5(os.fspath(path), dataset, start, count, None if select is None else list(select))
+    return _reader(s).read_all()
+
+
+def iter_hdf5(path: Path, dataset: str, rows: int | None = None) -> pa.RecordBatchReader:
+    """An HDF5 dataset in batches of about ``rows`` rows (rounded up to whole chunks)."""
+    return _reader(_native.iter_hdf5(os.fspath(path), dataset, rows))
+
+
+def list_hdf5(path: Path, group: str = "/") -> list[dict[str, Any]]:
+    """The members of an HDF5 group, as dicts of name, kind, shape and dtype."""
+    return _native.list_hdf5(os.fspath(path), group)
+
+
+def read_msgpack(
+    data: Union[bytes, bytearray, memoryview, Path],
+    *,
+    layout: str = "auto",
+    maps: str = "records",
+    tuples: str = "auto",
+    columns: Sequence[str] | None = None,
+) -> pa.Table:
+    """MessagePack bytes (or a file's) as a table: one top-level array's elements, or each
+    top-level value, are the rows (``layout`` "auto", "array" or "stream"); maps become
+    columns per key (``maps="records"``) or Arrow maps (``"map"``).
+    """
+    if isinstance(data, (str, os.PathLike)):
+        with open(data, "rb") as f:
+            data = f.read()
+    s = _native.read_msgpack(bytes(data), layout, maps, tuples, _list(columns))
+    return _reader(s).read_all()
+
+
+def iter_msgpack(
+    path: Path,
+    rows: int = 65536,
+    *,
+    maps: str = "records",
+    tuples: str = "auto",
+    columns: Sequence[str] | None = None,
+) -> pa.RecordBatchReader:
+    """A file of concatenated MessagePack values in batches of at most ``rows`` rows."""
+    return _reader(_native.iter_msgpack(os.fspath(path), rows, maps, tuples, _list(columns)))
+
+
+def _list(v: Sequence[str] | None) -> list[str] | None:
+    return None if v is None else list(v)
+
+
+def _dict(v: Mapping[str, str] | None) -> dict[str, str] | None:
+    return None if v is None else dict(v)

@@ -1,0 +1,424 @@
+//! `arrowsmith._arrowsmith`: the native half of the Python package. Every reader returns an
+//! `ArrowStream`, a one-shot Arrow C stream (`__arrow_c_stream__`); the Python half
+//! (`python/arrowsmith/__init__.py`) turns it into a `pyarrow.Table` or
+//! `RecordBatchReader`. Reads run without the GIL.
+
+use std::collections::HashMap;
+
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
+use arrowsmith_arrow::{
+    Error, Hdf5Reader, MsgpackBatches, MsgpackOptions, Select, TimeUnit, TsFileReader, TsQuery,
+};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyCapsule, PyDict, PyList};
+
+pyo3::create_exception!(
+    _arrowsmith,
+    DecodeError,
+    PyValueError,
+    "A file Arrowsmith cannot decode: `format`, `code` and `offset` say what and where."
+);
+
+/// A Rust error as a Python exception: a `DecodeError` carrying format, code and offset.
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::Decode(d) => Python::attach(|py| {
+            let err = DecodeError::new_err(d.to_string());
+            let v = err.value(py);
+            let _ = v.setattr("format", d.format.name());
+            let _ = v.setattr("code", d.code.as_str());
+            let _ = v.setattr("offset", d.offset);
+            err
+        }),
+        Error::Io(e) => PyOSError::new_err(e.to_string()),
+        Error::Arrow(e) => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+type Batches = Box<dyn RecordBatchReader + Send>;
+
+/// A one-shot Arrow C stream of record batches.
+#[pyclass(module = "arrowsmith._arrowsmith")]
+struct ArrowStream {
+    inner: std::sync::Mutex<Option<Batches>>,
+}
+
+impl ArrowStream {
+    fn new(inner: Batches) -> Self {
+        ArrowStream {
+            inner: std::sync::Mutex::new(Some(inner)),
+        }
+    }
+}
+
+#[pymethods]
+impl ArrowStream {
+    /// The Arrow PyCapsule interface: hand the stream to pyarrow, Polars, DuckDB.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        // The schema is the file's; a consumer that asks for another casts after reading.
+        let _ = requested_schema;
+        let inner = self
+            .inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("a read of this stream panicked"))?
+            .take()
+            .ok_or_else(|| PyValueError::new_err("this Arrow stream was already consumed"))?;
+        let stream = FFI_ArrowArrayStream::new(inner);
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+}
+
+fn stream(schema: SchemaRef, batches: Vec<RecordBatch>) -> ArrowStream {
+    let it = RecordBatchIterator::new(batches.into_iter().map(Ok), schema);
+    ArrowStream::new(Box::new(it))
+}
+
+type Rx = std::sync::mpsc::IntoIter<arrowsmith_arrow::Result<RecordBatch>>;
+
+/// Batches read on a thread of their own, one ahead of the consumer: the readers are not
+/// `Send` (their caches are per thread), so each lives on the thread that opened it. The
+/// thread ends at the last batch, or when the consumer drops the stream.
+fn background<F>(open: F) -> arrowsmith_arrow::Result<ArrowStream>
+where
+    F: FnOnce() -> arrowsmith_arrow::Result<(
+            SchemaRef,
+            Box<dyn Iterator<Item = arrowsmith_arrow::Result<RecordBatch>>>,
+        )> + Send
+        + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let (schema_tx, schema_rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::spawn(move || match open() {
+        Err(e) => drop(schema_tx.send(Err(e))),
+        Ok((schema, batches)) => {
+            if schema_tx.send(Ok(schema)).is_ok() {
+                for b in batches {
+                    if tx.send(b).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let schema = schema_rx
+        .recv()
+        .map_err(|_| Error::Io(std::io::Error::other("the reading thread ended early")))??;
+    let it: Rx = rx.into_iter();
+    Ok(ArrowStream::new(Box::new(Lazy { schema, it })))
+}
+
+/// A lazy iterator of batches as a stream (each batch read when the consumer asks).
+struct Lazy<I> {
+    schema: SchemaRef,
+    it: I,
+}
+
+impl<I: Iterator<Item = arrowsmith_arrow::Result<RecordBatch>>> Iterator for Lazy<I> {
+    type Item = Result<RecordBatch, ArrowError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.it
+            .next()
+            .map(|r| r.map_err(|e| ArrowError::ExternalError(Box::new(e))))
+    }
+}
+
+impl<I: Iterator<Item = arrowsmith_arrow::Result<RecordBatch>>> RecordBatchReader for Lazy<I> {
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+}
+
+fn unit(name: &str) -> PyResult<TimeUnit> {
+    Ok(match name {
+        "s" => TimeUnit::Second,
+        "ms" => TimeUnit::Millisecond,
+        "us" => TimeUnit::Microsecond,
+        "ns" => TimeUnit::Nanosecond,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "time_unit must be s, ms, us or ns, not {name:?}"
+            )))
+        }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ts_query(
+    table: Option<String>,
+    columns: Option<Vec<String>>,
+    devices: Option<Vec<String>>,
+    tags: Option<HashMap<String, String>>,
+    start: Option<i64>,
+    end: Option<i64>,
+    limit: Option<usize>,
+) -> TsQuery {
+    let mut tags: Vec<(String, String)> = tags.unwrap_or_default().into_iter().collect();
+    tags.sort();
+    TsQuery {
+        table,
+        columns,
+        devices,
+        tags,
+        start,
+        end,
+        limit,
+        ..Default::default()
+    }
+}
+
+/// A TsFile query's rows: one batch, or (`per_device`) one batch per device read on a
+/// thread of its own as the consumer asks.
+#[pyfunction]
+#[pyo3(signature = (path, table=None, columns=None, devices=None, tags=None, start=None, end=None, limit=None, time_unit="ms", per_device=false))]
+#[allow(clippy::too_many_arguments)]
+fn read_tsfile(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    table: Option<String>,
+    columns: Option<Vec<String>>,
+    devices: Option<Vec<String>>,
+    tags: Option<HashMap<String, String>>,
+    start: Option<i64>,
+    end: Option<i64>,
+    limit: Option<usize>,
+    time_unit: &str,
+    per_device: bool,
+) -> PyResult<ArrowStream> {
+    let q = ts_query(table, columns, devices, tags, start, end, limit);
+    let u = unit(time_unit)?;
+    if per_device {
+        return py
+            .detach(|| {
+                background(move || {
+                    let it = TsFileReader::open(&path)?.into_batches(q, u)?;
+                    Ok((it.schema(), Box::new(it) as _))
+                })
+            })
+            .map_err(py_err);
+    }
+    let batch = py
+        .detach(|| TsFileReader::open(&path)?.read(&q, u))
+        .map_err(py_err)?;
+    Ok(stream(batch.schema(), vec![batch]))
+}
+
+/// The devices of a TsFile (of `table`, or all): dicts of table, path and tags.
+#[pyfunction]
+#[pyo3(signature = (path, table=None))]
+fn tsfile_devices<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    table: Option<String>,
+) -> PyResult<Bound<'py, PyList>> {
+    let devices = py
+        .detach(|| TsFileReader::open(&path).map(|f| f.devices(table.as_deref())))
+        .map_err(py_err)?;
+    let out = PyList::empty(py);
+    for d in devices {
+        let item = PyDict::new(py);
+        item.set_item("table", d.table)?;
+        item.set_item("path", d.path)?;
+        item.set_item("tags", d.tags)?;
+        out.append(item)?;
+    }
+    Ok(out)
+}
+
+/// One selection per dimension from Python: an int (an index) or `(start, count, step)`.
+fn selection(sel: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Select>> {
+    sel.into_iter()
+        .map(|s| {
+            if let Ok(i) = s.extract::<u64>() {
+                return Ok(Select::Index(i));
+            }
+            let (start, count, step): (u64, u64, u64) = s.extract().map_err(|_| {
+                PyValueError::new_err("each selection is an index or a (start, count, step) tuple")
+            })?;
+            Ok(Select::Range { start, count, step })
+        })
+        .collect()
+}
+
+/// Rows `start..start+count` of an HDF5 dataset, or an N-D `select`ion, as one stream.
+#[pyfunction]
+#[pyo3(signature = (path, dataset, start=0, count=None, select=None))]
+fn read_hdf5(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    dataset: String,
+    start: u64,
+    count: Option<u64>,
+    select: Option<Vec<Bound<'_, PyAny>>>,
+) -> PyResult<ArrowStream> {
+    let sel = select.map(selection).transpose()?;
+    let batch = py
+        .detach(|| {
+            let mut f = Hdf5Reader::open(&path)?;
+            match &sel {
+                Some(s) => f.read_select(&dataset, s),
+                None => f.read(&dataset, start, count),
+            }
+        })
+        .map_err(py_err)?;
+    Ok(stream(batch.schema(), vec![batch]))
+}
+
+/// An HDF5 dataset in batches of about `rows` rows (whole chunks), each read when asked for.
+#[pyfunction]
+#[pyo3(signature = (path, dataset, rows=None))]
+fn iter_hdf5(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    dataset: String,
+    rows: Option<u64>,
+) -> PyResult<ArrowStream> {
+    py.detach(|| {
+        background(move || {
+            let mut f = Hdf5Reader::open(&path)?;
+            let schema = f.read(&dataset, 0, Some(0))?.schema();
+            Ok((schema, Box::new(f.into_batches(&dataset, rows)?) as _))
+        })
+    })
+    .map_err(py_err)
+}
+
+/// The members of an HDF5 group: dicts of name, kind, shape and dtype.
+#[pyfunction]
+#[pyo3(signature = (path, group="/"))]
+fn list_hdf5<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    group: &str,
+) -> PyResult<Bound<'py, PyList>> {
+    let entries = py
+        .detach(|| Hdf5Reader::open(&path)?.list(group))
+        .map_err(py_err)?;
+    let out = PyList::empty(py);
+    for e in entries {
+        let item = PyDict::new(py);
+        item.set_item("name", e.name)?;
+        item.set_item("kind", format!("{:?}", e.kind).to_lowercase())?;
+        item.set_item("shape", e.shape)?;
+        item.set_item("dtype", e.dtype)?;
+        out.append(item)?;
+    }
+    Ok(out)
+}
+
+fn msgpack_options(
+    layout: &str,
+    maps: &str,
+    tuples: &str,
+    columns: Option<Vec<String>>,
+) -> PyResult<MsgpackOptions> {
+    use arrowsmith_arrow::msgpack::{Layout, Maps, Tuples};
+    let bad = |what: &str, allowed: &str, got: &str| {
+        PyValueError::new_err(format!("{what} must be {allowed}, not {got:?}"))
+    };
+    let layout = match layout {
+        "auto" => Layout::Auto,
+        "array" => Layout::Array,
+        "stream" => Layout::Stream,
+        _ => return Err(bad("layout", "auto, array or stream", layout)),
+    };
+    let maps = match maps {
+        "records" => Maps::Records,
+        "map" => Maps::Map,
+        _ => return Err(bad("maps", "records or map", maps)),
+    };
+    let tuples = match tuples {
+        "auto" => Tuples::Auto,
+        "columns" => Tuples::Columns,
+        "list" => Tuples::List,
+        _ => return Err(bad("tuples", "auto, columns or list", tuples)),
+    };
+    let o = MsgpackOptions {
+        layout,
+        maps,
+        tuples,
+        columns: columns.unwrap_or_default(),
+        ..Default::default()
+    };
+    Ok(o)
+}
+
+/// MessagePack bytes as one stream (one batch).
+#[pyfunction]
+#[pyo3(signature = (data, layout="auto", maps="records", tuples="auto", columns=None))]
+fn read_msgpack(
+    py: Python<'_>,
+    data: Vec<u8>,
+    layout: &str,
+    maps: &str,
+    tuples: &str,
+    columns: Option<Vec<String>>,
+) -> PyResult<ArrowStream> {
+    let o = msgpack_options(layout, maps, tuples, columns)?;
+    let batch = py
+        .detach(|| arrowsmith_arrow::read_msgpack(&data, &o))
+        .map_err(py_err)?;
+    Ok(stream(batch.schema(), vec![batch]))
+}
+
+/// A file of concatenated MessagePack values, `rows` per batch, read as the consumer asks.
+/// Batches can differ in columns when the rows do; the stream's schema is the first batch's,
+/// and a later batch that differs is an error naming it.
+#[pyfunction]
+#[pyo3(signature = (path, rows=65536, maps="records", tuples="auto", columns=None))]
+fn iter_msgpack(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    rows: usize,
+    maps: &str,
+    tuples: &str,
+    columns: Option<Vec<String>>,
+) -> PyResult<ArrowStream> {
+    let o = msgpack_options("stream", maps, tuples, columns)?;
+    py.detach(|| {
+        background(move || {
+            let file = std::io::BufReader::new(std::fs::File::open(&path)?);
+            let mut rest = MsgpackBatches::new(file, o.clone(), rows);
+            let Some(first) = rest.next().transpose()? else {
+                let empty = arrowsmith_arrow::read_msgpack(&[], &o)?;
+                return Ok((empty.schema(), Box::new(std::iter::empty()) as _));
+            };
+            let schema = first.schema();
+            let want = schema.clone();
+            let it = std::iter::once(Ok(first)).chain(rest.enumerate().map(move |(i, b)| {
+                let b = b?;
+                if b.schema() != want {
+                    return Err(Error::Arrow(ArrowError::SchemaError(format!(
+                        "batch {} has other columns or types than the first ({}); read the file with read_msgpack",
+                        i + 1,
+                        b.schema()
+                    ))));
+                }
+                Ok(b)
+            }));
+            Ok((schema, Box::new(it) as _))
+        })
+    })
+    .map_err(py_err)
+}
+
+#[pymodule]
+fn _arrowsmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DecodeError", m.py().get_type::<DecodeError>())?;
+    m.add_class::<ArrowStream>()?;
+    m.add_function(wrap_pyfunction!(read_tsfile, m)?)?;
+    m.add_function(wrap_pyfunction!(tsfile_devices, m)?)?;
+    m.add_function(wrap_pyfunction!(read_hdf5, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_hdf5, m)?)?;
+    m.add_function(wrap_pyfunction!(list_hdf5, m)?)?;
+    m.add_function(wrap_pyfunction!(read_msgpack, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_msgpack, m)?)?;
+    Ok(())
+}

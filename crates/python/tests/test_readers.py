@@ -1,0 +1,212 @@
+"""The wheel against the writers' own readers: the official TsFile reader (PyPI tsfile), h5py
+and msgpack-python, on the repository's fixtures; Polars and DuckDB through the Arrow
+PyCapsule stream."""
+
+import glob
+import json
+import math
+import os
+
+import h5py
+import msgpack
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+
+import arrowsmith
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures")
+# Table-model files (the official Python reader queries tables; tree-model files are read by
+# the crate's own tests).
+TSFILES = sorted(
+    p
+    for p in glob.glob(os.path.join(ROOT, "tsfile", "cpp_*.tsfile"))
+    if os.path.exists(p[: -len(".tsfile")] + ".json")
+    and isinstance(json.load(open(p[: -len(".tsfile")] + ".json")).get("table"), str)
+)
+
+
+def plain(col: pa.ChunkedArray) -> list:
+    """A column's values as Python values: dictionaries decoded, times as integers."""
+    col = col.combine_chunks()
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    if pa.types.is_timestamp(col.type):
+        col = pc.cast(col, pa.int64())
+    if pa.types.is_date32(col.type):
+        col = pc.cast(col, pa.int32())
+    return col.to_pylist()
+
+
+def same(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+def official_tsfile(path):
+    """Every row and column of the file's first table as the official reader reads it."""
+    import tsfile
+
+    r = tsfile.TsFileReader(path)
+    schemas = r.get_all_table_schemas()
+    table = next(iter(schemas))
+    names = [c.get_column_name() for c in schemas[table].get_columns()]
+    rs = r.query_table(table, names, batch_size=65536)
+    batches = []
+    while True:
+        b = rs.read_arrow_batch()
+        if b is None or b.num_rows == 0:
+            break
+        batches.append(b)
+    rs.close()
+    r.close()
+    return table, pa.concat_tables(batches) if batches else None
+
+
+def rows_by_device_and_time(t: pa.Table, names: list) -> list:
+    """Rows as tuples, sorted by every column but time, then time (the readers may order
+    devices differently)."""
+    rows = list(zip(*[plain(t.column(n)) for n in names]))
+    return sorted(rows, key=lambda r: tuple((v is None, "" if v is None else str(v)) for v in r[1:]) + (r[0],))
+
+
+@pytest.mark.parametrize("path", TSFILES, ids=[os.path.basename(p) for p in TSFILES])
+def test_tsfile_equals_the_official_reader(path):
+    table, theirs = official_tsfile(path)
+    ours = arrowsmith.read_tsfile(path, table)
+    if theirs is None:
+        assert ours.num_rows == 0
+        return
+    assert ours.num_rows == theirs.num_rows
+    names = theirs.column_names
+    assert names[0] == "time" and set(names) <= set(ours.column_names)
+    a, b = rows_by_device_and_time(ours, names), rows_by_device_and_time(theirs, names)
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert all(same(u, v) for u, v in zip(x, y)), f"row {i}: {x} != {y}"
+
+
+def test_tsfile_stream_filters_and_devices():
+    path = os.path.join(ROOT, "tsfile", "cpp_1000_devices_null_tags.tsfile")
+    devices = arrowsmith.tsfile_devices(path)
+    assert len(devices) == 1000
+    whole = arrowsmith.read_tsfile(path)
+    reader = arrowsmith.iter_tsfile(path)
+    assert isinstance(reader, pa.RecordBatchReader)
+    parts = reader.read_all()
+    assert parts.num_rows == whole.num_rows
+    assert pc.sum(pc.cast(parts.column("time"), pa.int64())).as_py() == pc.sum(pc.cast(whole.column("time"), pa.int64())).as_py()
+    t = plain(whole.column("time"))
+    lo, hi = sorted(t)[len(t) // 3], sorted(t)[2 * len(t) // 3]
+    middle = arrowsmith.read_tsfile(path, start=lo, end=hi)
+    assert middle.num_rows == sum(lo <= x <= hi for x in t)
+
+
+def test_decode_error_carries_format_code_offset(tmp_path):
+    src = open(TSFILES[0], "rb").read()
+    bad = tmp_path / "bad.tsfile"
+    bad.write_bytes(src[:-12] + b"\0" * 12)
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        arrowsmith.read_tsfile(bad)
+    assert e.value.format == "TsFile"
+    assert isinstance(e.value.code, str) and e.value.code
+    assert isinstance(e.value.offset, int)
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        arrowsmith.read_tsfile(TSFILES[0], table="no_such_table")
+    assert e.value.code == "not-found"
+
+
+H5 = os.path.join(ROOT, "hdf5", "types_latest.h5")
+
+
+def numeric_datasets(f):
+    out = []
+
+    def visit(name, obj):
+        if not isinstance(obj, h5py.Dataset):
+            return
+        numeric = obj.dtype.kind in "iuf" and h5py.check_enum_dtype(obj.dtype) is None
+        if numeric and obj.shape and obj.size:
+            out.append("/" + name)
+
+    f.visititems(visit)
+    return out
+
+
+def column_values(t: pa.Table) -> np.ndarray:
+    col = t.column(0).combine_chunks()
+    while pa.types.is_fixed_size_list(col.type):
+        col = col.flatten()
+    return col.to_numpy(zero_copy_only=False)
+
+
+def test_hdf5_datasets_equal_h5py():
+    with h5py.File(H5, "r") as f:
+        paths = numeric_datasets(f)
+        assert len(paths) >= 20
+        for p in paths:
+            want = f[p][()].reshape(-1)
+            got = column_values(arrowsmith.read_hdf5(H5, p))
+            np.testing.assert_array_equal(got, want, err_msg=p)
+
+
+def test_hdf5_selections_batches_and_listing():
+    with h5py.File(H5, "r") as f:
+        want = f["/ck_fixed_2d"][10:20:2, 3]
+        rows = f["/ck_ext_many"][100:250]
+        whole = f["/ck_ext_many"][()]
+    got = arrowsmith.read_hdf5(H5, "/ck_fixed_2d", select=[(10, 5, 2), 3])
+    np.testing.assert_array_equal(column_values(got), want)
+    np.testing.assert_array_equal(column_values(arrowsmith.read_hdf5(H5, "/ck_ext_many", 100, 150)), rows)
+    parts = list(arrowsmith.iter_hdf5(H5, "/ck_ext_many", rows=1000))
+    assert len(parts) > 1
+    np.testing.assert_array_equal(np.concatenate([b.column(0).to_numpy() for b in parts]), whole)
+    names = {e["name"]: e for e in arrowsmith.list_hdf5(H5)}
+    assert names["ck_fixed_2d"]["shape"] == [50, 7]
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        arrowsmith.read_hdf5(H5, "/ck_fixed_2d", select=[(45, 10, 1), 3])
+    assert e.value.format == "HDF5" and e.value.code == "argument"
+
+
+RECORDS = [
+    {"id": i, "name": f"n{i}", "score": i / 4, "ok": i % 3 == 0, "tags": ["a", "b"][: i % 3], "note": None if i % 5 else "five"}
+    for i in range(1000)
+]
+
+
+def test_msgpack_equals_msgpack_python(tmp_path):
+    data = msgpack.packb(RECORDS)
+    want = msgpack.unpackb(data)
+    assert arrowsmith.read_msgpack(data).to_pylist() == want
+    stream = tmp_path / "log.msgpack"
+    stream.write_bytes(b"".join(msgpack.packb(r) for r in RECORDS))
+    assert arrowsmith.read_msgpack(stream).to_pylist() == want
+    reader = arrowsmith.iter_msgpack(stream, rows=300)
+    batches = list(reader)
+    assert [b.num_rows for b in batches] == [300, 300, 300, 100]
+    assert pa.Table.from_batches(batches).to_pylist() == want
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        arrowsmith.read_msgpack(data[:-3])
+    assert e.value.format == "MessagePack"
+
+
+def test_polars_and_duckdb_take_the_stream():
+    import duckdb
+    import polars as pl
+
+    path = os.path.join(ROOT, "tsfile", "cpp_1000_devices_null_tags.tsfile")
+    t = arrowsmith.read_tsfile(path)
+    df = pl.from_arrow(t)
+    assert df.height == t.num_rows
+    # Polars takes the C stream of a RecordBatchReader directly (PyCapsule interface).
+    df2 = pl.DataFrame(arrowsmith.iter_tsfile(path))
+    assert df2.height == t.num_rows
+    con = duckdb.connect()
+    tsf = arrowsmith.read_tsfile(path)  # noqa: F841 (DuckDB finds it by name)
+    n = con.sql("select count(*) from tsf").fetchone()[0]
+    assert n == t.num_rows
+    stream = arrowsmith.iter_hdf5(H5, "/ck_ext_many", rows=1000)  # noqa: F841
+    with h5py.File(H5, "r") as f:
+        want = int(f["/ck_ext_many"][()].astype(np.int64).sum())
+    assert con.sql("select sum(ck_ext_many) from stream").fetchone()[0] == want
