@@ -216,8 +216,8 @@ impl<R: ReadAt> Host<R> {
     /// Read `offset..+len` into `kept`. A range already held, or past the file, would ask
     /// again forever: that is the decoder's bug or a broken file, reported, not looped on.
     fn supply(&mut self, offset: u64, len: u64) -> Result<()> {
-        let end = offset.checked_add(len).filter(|&e| e <= self.size);
-        let (Some(end), Ok(n)) = (end, usize::try_from(len)) else {
+        let in_file = offset.checked_add(len).is_some_and(|e| e <= self.size);
+        let (true, Ok(n)) = (in_file, usize::try_from(len)) else {
             return Err(self.stuck(offset, len, "past the end of the file"));
         };
         if len == 0 || self.kept.get(offset, n).is_some() {
@@ -226,7 +226,6 @@ impl<R: ReadAt> Host<R> {
         let mut bytes = vec![0; n];
         self.input.read_exact_at(&mut bytes, offset)?;
         self.kept.insert(offset, bytes);
-        debug_assert!(end <= self.size);
         Ok(())
     }
 

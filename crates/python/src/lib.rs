@@ -150,30 +150,6 @@ fn unit(name: &str) -> PyResult<TimeUnit> {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn ts_query(
-    table: Option<String>,
-    columns: Option<Vec<String>>,
-    devices: Option<Vec<String>>,
-    tags: Option<HashMap<String, String>>,
-    start: Option<i64>,
-    end: Option<i64>,
-    limit: Option<usize>,
-) -> TsQuery {
-    let mut tags: Vec<(String, String)> = tags.unwrap_or_default().into_iter().collect();
-    tags.sort();
-    TsQuery {
-        table,
-        columns,
-        devices,
-        tags,
-        start,
-        end,
-        limit,
-        ..Default::default()
-    }
-}
-
 /// A TsFile query's rows: one batch, or (`per_device`) one batch per device read on a
 /// thread of its own as the consumer asks.
 #[pyfunction]
@@ -192,7 +168,18 @@ fn read_tsfile(
     time_unit: &str,
     per_device: bool,
 ) -> PyResult<ArrowStream> {
-    let q = ts_query(table, columns, devices, tags, start, end, limit);
+    let mut tags: Vec<(String, String)> = tags.unwrap_or_default().into_iter().collect();
+    tags.sort();
+    let q = TsQuery {
+        table,
+        columns,
+        devices,
+        tags,
+        start,
+        end,
+        limit,
+        ..Default::default()
+    };
     let u = unit(time_unit)?;
     if per_device {
         return py
