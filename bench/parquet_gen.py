@@ -13,23 +13,16 @@ import sys
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-import tsfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates", "python", "tests"))
+import official  # noqa: E402  (the official reader drained to a Table)
 
 FIELDS = ["id1", "s1", "s2", "s3", "s4"]
 
 
 def read_tsfile(path):
-    r = tsfile.TsFileReader(path)
-    rs = r.query_table("bench_table", FIELDS, batch_size=65536)
-    batches = []
-    while True:
-        b = rs.read_arrow_batch()
-        if b is None or b.num_rows == 0:
-            break
-        batches.append(b)
-    rs.close()
-    r.close()
-    return pa.concat_tables(batches).sort_by([("id1", "ascending"), ("time", "ascending")])
+    t = official.query_table(path, "bench_table", FIELDS)
+    return t.sort_by([("id1", "ascending"), ("time", "ascending")])
 
 
 def main(src, out):

@@ -36,6 +36,6 @@ pub use arrowsmith_tsfile::Query as TsQuery;
 pub use convert::record_batch;
 pub use error::{Error, Result};
 pub use hdf5::Hdf5Reader;
-pub use msgpack::{read_msgpack, MsgpackBatches};
+pub use msgpack::{read_msgpack, read_msgpack_piece, MsgpackBatches};
 pub use source::{ReadAt, SeekReader};
 pub use tsfile::TsFileReader;

@@ -5,7 +5,9 @@ use std::io::Read;
 
 use arrow_array::RecordBatch;
 use arrowsmith_msgpack::StreamDecoder;
-pub use arrowsmith_msgpack::{ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Tuples};
+pub use arrowsmith_msgpack::{
+    split, ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Piece, Split, Tuples,
+};
 
 use crate::convert::record_batch;
 use crate::error::Result;
@@ -13,6 +15,21 @@ use crate::error::Result;
 /// Every row of `bytes`, decoded as `opts` says.
 pub fn read_msgpack(bytes: &[u8], opts: &Options) -> Result<RecordBatch> {
     Ok(record_batch(arrowsmith_msgpack::decode(bytes, opts)?)?)
+}
+
+/// One piece of a [`split`]: its bytes, where they start in the whole input (error offsets
+/// stay absolute) and whether its rows are elements of a top-level array. Pieces decoded one
+/// by one hold the rows one decode of the whole input holds (their columns can differ when
+/// the rows do).
+pub fn read_msgpack_piece(
+    bytes: &[u8],
+    base: u64,
+    in_array: bool,
+    opts: &Options,
+) -> Result<RecordBatch> {
+    Ok(record_batch(arrowsmith_msgpack::decode_piece(
+        bytes, base, in_array, opts,
+    )?)?)
 }
 
 /// Bytes read from the input at a time.

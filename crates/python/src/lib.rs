@@ -9,7 +9,8 @@ use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use arrowsmith_arrow::{
-    Error, Hdf5Reader, MsgpackBatches, MsgpackOptions, Select, TimeUnit, TsFileReader, TsQuery,
+    Error, Hdf5Reader, MsgpackBatches, MsgpackOptions, ReadAt, Select, TimeUnit, TsFileReader,
+    TsQuery,
 };
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -21,6 +22,31 @@ pyo3::create_exception!(
     PyValueError,
     "A file Arrowsmith cannot decode: `format`, `code` and `offset` say what and where."
 );
+
+/// A file mapped into memory: the decoders read it in place, so a page of it is never
+/// copied into a buffer of ours (a positioned read copies every byte once more, and on a
+/// numeric HDF5 dataset that copy was a third of the read). As with `pyarrow.memory_map`, a
+/// file truncated by another process while it is read is the one thing this does not guard.
+struct Mapped(memmap2::Mmap);
+
+fn mapped(path: &std::path::Path) -> Result<Mapped, Error> {
+    let f = std::fs::File::open(path)?;
+    // SAFETY: the map is read only and lives as long as the reader that holds it; see above
+    // for a file changed underneath it.
+    Ok(Mapped(unsafe { memmap2::Mmap::map(&f)? }))
+}
+
+impl ReadAt for Mapped {
+    fn size(&self) -> std::io::Result<u64> {
+        Ok(self.0.len() as u64)
+    }
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+        self.0[..].read_exact_at(buf, offset)
+    }
+    fn as_slice(&self) -> Option<&[u8]> {
+        Some(&self.0)
+    }
+}
 
 /// A Rust error as a Python exception: a `DecodeError` carrying format, code and offset.
 fn py_err(e: Error) -> PyErr {
@@ -185,16 +211,26 @@ fn read_tsfile(
         return py
             .detach(|| {
                 background(move || {
-                    let it = TsFileReader::open(&path)?.into_batches(q, u)?;
+                    let it = TsFileReader::new(mapped(&path)?)?.into_batches(q, u)?;
                     Ok((it.schema(), Box::new(it) as _))
                 })
             })
             .map_err(py_err);
     }
     let batch = py
-        .detach(|| TsFileReader::open(&path)?.read(&q, u))
+        .detach(|| TsFileReader::new(mapped(&path)?)?.read(&q, u))
         .map_err(py_err)?;
     Ok(stream(batch.schema(), vec![batch]))
+}
+
+/// The names of a TsFile's tables (table model; empty for a tree-model file), in file order:
+/// the first is the one a read without `table` reads.
+#[pyfunction]
+fn tsfile_tables(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Vec<String>> {
+    py.detach(|| {
+        TsFileReader::new(mapped(&path)?).map(|f| f.tables().into_iter().map(|t| t.name).collect())
+    })
+    .map_err(py_err)
 }
 
 /// The devices of a TsFile (of `table`, or all): dicts of table, path and tags.
@@ -206,7 +242,7 @@ fn tsfile_devices<'py>(
     table: Option<String>,
 ) -> PyResult<Bound<'py, PyList>> {
     let devices = py
-        .detach(|| TsFileReader::open(&path).map(|f| f.devices(table.as_deref())))
+        .detach(|| TsFileReader::new(mapped(&path)?).map(|f| f.devices(table.as_deref())))
         .map_err(py_err)?;
     let out = PyList::empty(py);
     for d in devices {
@@ -248,7 +284,7 @@ fn read_hdf5(
     let sel = select.map(selection).transpose()?;
     let batch = py
         .detach(|| {
-            let mut f = Hdf5Reader::open(&path)?;
+            let mut f = Hdf5Reader::new(mapped(&path)?)?;
             match &sel {
                 Some(s) => f.read_select(&dataset, s),
                 None => f.read(&dataset, start, count),
@@ -269,7 +305,7 @@ fn iter_hdf5(
 ) -> PyResult<ArrowStream> {
     py.detach(|| {
         background(move || {
-            let mut f = Hdf5Reader::open(&path)?;
+            let mut f = Hdf5Reader::new(mapped(&path)?)?;
             let schema = f.read(&dataset, 0, Some(0))?.schema();
             Ok((schema, Box::new(f.into_batches(&dataset, rows)?) as _))
         })
@@ -277,27 +313,72 @@ fn iter_hdf5(
     .map_err(py_err)
 }
 
-/// The members of an HDF5 group: dicts of name, kind, shape and dtype.
+/// The members of an HDF5 group (`recursive`: of every group below it too, each object once):
+/// dicts of path, name, kind, shape, dtype, and `unsupported` (the feature this reader cannot
+/// decode, in words) or `target` (where an unresolved link points).
 #[pyfunction]
-#[pyo3(signature = (path, group="/"))]
+#[pyo3(signature = (path, group="/", recursive=true))]
 fn list_hdf5<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,
     group: &str,
+    recursive: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let entries = py
-        .detach(|| Hdf5Reader::open(&path)?.list(group))
+        .detach(
+            || -> Result<Vec<(String, arrowsmith_arrow::hdf5::Entry)>, Error> {
+                let mut f = Hdf5Reader::new(mapped(&path)?)?;
+                let mut out = Vec::new();
+                let mut seen = std::collections::HashSet::new();
+                let mut groups =
+                    std::collections::VecDeque::from([group.trim_end_matches('/').to_string()]);
+                while let Some(g) = groups.pop_front() {
+                    for e in f.list(if g.is_empty() { "/" } else { &g })? {
+                        let full = format!("{g}/{}", e.name);
+                        let again = e.addr != u64::MAX && !seen.insert(e.addr);
+                        if recursive && !again && e.kind == arrowsmith_arrow::hdf5::EntryKind::Group
+                        {
+                            groups.push_back(full.clone());
+                        }
+                        out.push((full, e));
+                    }
+                }
+                Ok(out)
+            },
+        )
         .map_err(py_err)?;
     let out = PyList::empty(py);
-    for e in entries {
+    for (full, e) in entries {
         let item = PyDict::new(py);
+        item.set_item("path", full)?;
         item.set_item("name", e.name)?;
         item.set_item("kind", format!("{:?}", e.kind).to_lowercase())?;
         item.set_item("shape", e.shape)?;
         item.set_item("dtype", e.dtype)?;
+        item.set_item("unsupported", e.unsupported)?;
+        item.set_item("target", (!e.target.is_empty()).then_some(e.target))?;
         out.append(item)?;
     }
     Ok(out)
+}
+
+/// An HDF5 dataset's layout: shape, chunk shape (`None` unless chunked) and filter names.
+#[pyfunction]
+fn describe_hdf5<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    dataset: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = py
+        .detach(|| Hdf5Reader::new(mapped(&path)?)?.describe(dataset))
+        .map_err(py_err)?;
+    let item = PyDict::new(py);
+    item.set_item("kind", format!("{:?}", d.kind).to_lowercase())?;
+    item.set_item("shape", d.dims)?;
+    item.set_item("chunks", d.chunks)?;
+    let filters: Vec<String> = d.filters.into_iter().map(|f| f.name).collect();
+    item.set_item("filters", filters)?;
+    Ok(item)
 }
 
 fn msgpack_options(
@@ -355,6 +436,65 @@ fn read_msgpack(
     Ok(stream(batch.schema(), vec![batch]))
 }
 
+/// Where a MessagePack file (one top-level array, or concatenated values) cuts into at most
+/// `parts` runs of whole rows: `(in_array, [(start, end, rows), …])`. The walk reads headers
+/// only; a Spark or Ray task then decodes its run with [`read_msgpack_piece`].
+#[pyfunction]
+#[pyo3(signature = (path, parts, layout="auto", maps="records", tuples="auto", columns=None))]
+fn msgpack_split(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    parts: usize,
+    layout: &str,
+    maps: &str,
+    tuples: &str,
+    columns: Option<Vec<String>>,
+) -> PyResult<(bool, Vec<(usize, usize, usize)>)> {
+    let o = msgpack_options(layout, maps, tuples, columns)?;
+    let s = py
+        .detach(|| -> Result<_, Error> {
+            let bytes = std::fs::read(&path)?;
+            Ok(arrowsmith_arrow::msgpack::split(&bytes, parts, &o)?)
+        })
+        .map_err(py_err)?;
+    let pieces = s.pieces.iter().map(|p| (p.start, p.end, p.rows)).collect();
+    Ok((s.in_array, pieces))
+}
+
+/// The rows of bytes `start..end` of a MessagePack file, one run of a [`msgpack_split`].
+#[pyfunction]
+#[pyo3(signature = (path, start, end, in_array, maps="records", tuples="auto", columns=None))]
+#[allow(clippy::too_many_arguments)]
+fn read_msgpack_piece(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    start: u64,
+    end: u64,
+    in_array: bool,
+    maps: &str,
+    tuples: &str,
+    columns: Option<Vec<String>>,
+) -> PyResult<ArrowStream> {
+    let o = msgpack_options("auto", maps, tuples, columns)?;
+    let batch = py
+        .detach(|| -> Result<_, Error> {
+            use std::io::{Read, Seek, SeekFrom};
+            let mut f = std::fs::File::open(&path)?;
+            f.seek(SeekFrom::Start(start))?;
+            let mut bytes = Vec::new();
+            f.take(end.saturating_sub(start)).read_to_end(&mut bytes)?;
+            if (bytes.len() as u64) < end.saturating_sub(start) {
+                return Err(Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the file is shorter than the piece asked for",
+                )));
+            }
+            arrowsmith_arrow::read_msgpack_piece(&bytes, start, in_array, &o)
+        })
+        .map_err(py_err)?;
+    Ok(stream(batch.schema(), vec![batch]))
+}
+
 /// A file of concatenated MessagePack values, `rows` per batch, read as the consumer asks.
 /// Batches can differ in columns when the rows do; the stream's schema is the first batch's,
 /// and a later batch that differs is an error naming it.
@@ -402,10 +542,14 @@ fn _arrowsmith(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ArrowStream>()?;
     m.add_function(wrap_pyfunction!(read_tsfile, m)?)?;
     m.add_function(wrap_pyfunction!(tsfile_devices, m)?)?;
+    m.add_function(wrap_pyfunction!(tsfile_tables, m)?)?;
     m.add_function(wrap_pyfunction!(read_hdf5, m)?)?;
     m.add_function(wrap_pyfunction!(iter_hdf5, m)?)?;
     m.add_function(wrap_pyfunction!(list_hdf5, m)?)?;
+    m.add_function(wrap_pyfunction!(describe_hdf5, m)?)?;
     m.add_function(wrap_pyfunction!(read_msgpack, m)?)?;
     m.add_function(wrap_pyfunction!(iter_msgpack, m)?)?;
+    m.add_function(wrap_pyfunction!(msgpack_split, m)?)?;
+    m.add_function(wrap_pyfunction!(read_msgpack_piece, m)?)?;
     Ok(())
 }

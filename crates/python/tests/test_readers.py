@@ -15,6 +15,7 @@ import pyarrow.compute as pc
 import pytest
 
 import arrowsmith
+import official
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..", "fixtures")
 # Table-model files (the official Python reader queries tables; tree-model files are read by
@@ -53,16 +54,8 @@ def official_tsfile(path):
     schemas = r.get_all_table_schemas()
     table = next(iter(schemas))
     names = [c.get_column_name() for c in schemas[table].get_columns()]
-    rs = r.query_table(table, names, batch_size=65536)
-    batches = []
-    while True:
-        b = rs.read_arrow_batch()
-        if b is None or b.num_rows == 0:
-            break
-        batches.append(b)
-    rs.close()
     r.close()
-    return table, pa.concat_tables(batches) if batches else None
+    return table, official.query_table(path, table, names)
 
 
 def rows_by_device_and_time(t: pa.Table, names: list) -> list:

@@ -23,9 +23,11 @@ __all__ = [
     "read_tsfile",
     "iter_tsfile",
     "tsfile_devices",
+    "tsfile_tables",
     "read_hdf5",
     "iter_hdf5",
     "list_hdf5",
+    "describe_hdf5",
     "read_msgpack",
     "iter_msgpack",
 ]
@@ -81,6 +83,11 @@ def tsfile_devices(path: Path, table: str | None = None) -> list[dict[str, Any]]
     return _native.tsfile_devices(os.fspath(path), table)
 
 
+def tsfile_tables(path: Path) -> list[str]:
+    """A TsFile's table names (table model; empty for tree-model files), the default first."""
+    return _native.tsfile_tables(os.fspath(path))
+
+
 def read_hdf5(
     path: Path,
     dataset: str,
@@ -103,9 +110,18 @@ def iter_hdf5(path: Path, dataset: str, rows: int | None = None) -> pa.RecordBat
     return _reader(_native.iter_hdf5(os.fspath(path), dataset, rows))
 
 
-def list_hdf5(path: Path, group: str = "/") -> list[dict[str, Any]]:
-    """The members of an HDF5 group, as dicts of name, kind, shape and dtype."""
-    return _native.list_hdf5(os.fspath(path), group)
+def list_hdf5(path: Path, group: str = "/", *, recursive: bool = True) -> list[dict[str, Any]]:
+    """The objects below an HDF5 group (every level unless ``recursive=False``; an object
+    linked twice is listed twice but walked once), as dicts of ``path``, ``name``, ``kind``,
+    ``shape``, ``dtype``, ``unsupported`` (what this reader cannot decode in it, in words)
+    and ``target`` (where an unresolved link points).
+    """
+    return _native.list_hdf5(os.fspath(path), group, recursive)
+
+
+def describe_hdf5(path: Path, dataset: str) -> dict[str, Any]:
+    """A dataset's ``shape``, ``chunks`` (``None`` unless chunked) and ``filters``."""
+    return _native.describe_hdf5(os.fspath(path), dataset)
 
 
 def read_msgpack(
