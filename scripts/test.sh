@@ -99,8 +99,10 @@ else
 fi
 echo "-- differential tests: $((($(date +%s) - t)))s"
 
-# The Python wheel (crates/python) against the writers' readers (tsfile, h5py, msgpack) and
-# through Polars and DuckDB (docs/python.md).
+# The Python wheel (crates/python) against the writers' readers (tsfile, h5py, msgpack),
+# through Polars and DuckDB, against the Node package on every fixture, and as Spark and Ray
+# sources on a standalone Spark cluster (a master, two workers) and a 2-CPU Ray cluster
+# (docs/python.md; ~3 min).
 step "Python package: pytest (crates/python/tests)"
 t=$(date +%s)
 if bash scripts/setup-python-package.sh; then

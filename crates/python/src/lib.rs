@@ -66,16 +66,24 @@ fn py_err(e: Error) -> PyErr {
 
 type Batches = Box<dyn RecordBatchReader + Send>;
 
+/// The decode error that ended a stream, kept for Python: the C stream carries only a message.
+type Failure = std::sync::Arc<std::sync::Mutex<Option<arrowsmith_arrow::DecodeError>>>;
+
 /// A one-shot Arrow C stream of record batches.
 #[pyclass(module = "arrowsmith._arrowsmith")]
 struct ArrowStream {
     inner: std::sync::Mutex<Option<Batches>>,
+    failure: Failure,
 }
 
 impl ArrowStream {
     fn new(inner: Batches) -> Self {
+        Self::failing(inner, Failure::default())
+    }
+    fn failing(inner: Batches, failure: Failure) -> Self {
         ArrowStream {
             inner: std::sync::Mutex::new(Some(inner)),
+            failure,
         }
     }
 }
@@ -99,6 +107,13 @@ impl ArrowStream {
             .ok_or_else(|| PyValueError::new_err("this Arrow stream was already consumed"))?;
         let stream = FFI_ArrowArrayStream::new(inner);
         PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// The `DecodeError` that ended the stream, if one did (pyarrow raises the C stream's
+    /// error as its own exception; the Python half re-raises this one in its place).
+    fn decode_error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        let d = self.failure.lock().ok()?.clone()?;
+        Some(py_err(Error::Decode(d)).into_value(py).into_any())
     }
 }
 
@@ -138,21 +153,33 @@ where
         .recv()
         .map_err(|_| Error::Io(std::io::Error::other("the reading thread ended early")))??;
     let it: Rx = rx.into_iter();
-    Ok(ArrowStream::new(Box::new(Lazy { schema, it })))
+    let failure = Failure::default();
+    let lazy = Lazy {
+        schema,
+        it,
+        failure: failure.clone(),
+    };
+    Ok(ArrowStream::failing(Box::new(lazy), failure))
 }
 
 /// A lazy iterator of batches as a stream (each batch read when the consumer asks).
 struct Lazy<I> {
     schema: SchemaRef,
     it: I,
+    failure: Failure,
 }
 
 impl<I: Iterator<Item = arrowsmith_arrow::Result<RecordBatch>>> Iterator for Lazy<I> {
     type Item = Result<RecordBatch, ArrowError>;
     fn next(&mut self) -> Option<Self::Item> {
-        self.it
-            .next()
-            .map(|r| r.map_err(|e| ArrowError::ExternalError(Box::new(e))))
+        self.it.next().map(|r| {
+            r.map_err(|e| {
+                if let (Error::Decode(d), Ok(mut slot)) = (&e, self.failure.lock()) {
+                    *slot = Some(d.clone());
+                }
+                ArrowError::ExternalError(Box::new(e))
+            })
+        })
     }
 }
 

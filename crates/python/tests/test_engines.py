@@ -25,14 +25,12 @@ import arrowsmith
 import official
 from arrowsmith._scan import SchemaMismatch
 
-try:
-    from pyspark.sql import functions as F
-except ImportError:  # the Spark tests skip
-    F = None
+from pyspark.sql import functions as F
 
 FILES = 20
 DEVICES = 3
 T0 = 1_700_000_000_000
+SPAN = 10_000_000  # each file's times start SPAN ms after the previous file's
 
 
 # ---------------------------------------------------------------- files, by the writers
@@ -61,7 +59,7 @@ def write_tsfiles(folder):
                 n = 300 + 37 * i + 11 * d
                 tab = Tablet(["site", "line", "temp", "count", "state"], [T.STRING, T.STRING, T.DOUBLE, T.INT64, T.STRING], n)
                 for r in range(n):
-                    tab.add_timestamp(r, T0 + i * 1_000_000 + r * 1000 + d)
+                    tab.add_timestamp(r, T0 + i * SPAN + r * 1000 + d)
                     tab.add_value_by_index(0, r, f"site{d % 2}")
                     if d != 2:
                         tab.add_value_by_index(1, r, f"line{d}")  # device 2 has a null tag
@@ -213,7 +211,6 @@ def cluster(logs):
 
 @pytest.fixture(scope="module")
 def spark(tmp_path_factory):
-    pytest.importorskip("pyspark")
     with cluster(str(tmp_path_factory.mktemp("spark-logs"))) as s:
         yield s
 
@@ -222,19 +219,32 @@ def test_spark_tsfile_folder(spark, data):
     df = spark.read.format("tsfile").load(str(data["root"] / "tsfile"))
     assert df.columns == ["time", "site", "line", "temp", "count", "state"]
     assert dict(df.dtypes)["time"] == "timestamp" and dict(df.dtypes)["count"] == "bigint"
-    # One input partition per file and device.
-    assert df.rdd.getNumPartitions() == FILES * DEVICES
+    # One input partition per file; a file over splitBytes, one per group of its devices.
+    assert df.rdd.getNumPartitions() == FILES
+    split = spark.read.format("tsfile").option("splitBytes", "1").load(str(data["root"] / "tsfile"))
+    assert split.rdd.getNumPartitions() == FILES * DEVICES
     n, total, means, rows = expected_tsfile(data)
-    # Sampled rows, every column, against the official reader's: gathered by the same job.
+    # Per file (its index is in its times), per device: counts, sums and the sums behind the
+    # means, and sampled rows with every column, all from one job.
     sample = sorted(rows, key=lambda r: r[0])[::997]
     times = ", ".join(f"timestamp_millis({r[0]})" for r in sample)
-    groups = df.groupBy("site", "line").agg(
-        F.count("*").alias("n"), F.sum("count").alias("total"), F.avg("temp").alias("mean"),
+    groups = df.groupBy(F.expr(f"floor((unix_millis(time) - {T0}) / {SPAN})").alias("file"), "site", "line").agg(
+        F.count("*").alias("n"), F.sum("count").alias("total"), F.sum("temp").alias("temps"), F.count("temp").alias("temp_n"),
         F.expr(f"collect_list(case when time in ({times}) then struct(unix_millis(time) as t, temp, count, state) end)").alias("picked"),
     ).collect()
+    per_file = {}
+    for g in groups:
+        c = per_file.setdefault(g["file"], [0, 0])
+        c[0] += g["n"]
+        c[1] += g["total"]
+    want_file = {i: [len(v["time"]), sum(v["count"])] for i, v in enumerate(data["tsfile"].values())}
+    assert per_file == want_file
     assert (sum(g["n"] for g in groups), sum(g["total"] for g in groups)) == (n, total)
-    got = {(g["site"], g["line"]): g["mean"] for g in groups}
-    assert got.keys() == means.keys() and all(close(got[k], means[k]) for k in means)
+    got = {}
+    for g in groups:
+        s_, c_ = got.get((g["site"], g["line"]), (0.0, 0))
+        got[(g["site"], g["line"])] = (s_ + (g["temps"] or 0.0), c_ + g["temp_n"])
+    assert got.keys() == means.keys() and all(math.isclose(s_ / c_, means[k], rel_tol=1e-9) for k, (s_, c_) in got.items())
     picked = {(p["t"], g["site"], g["line"]): p for g in groups for p in g["picked"]}
     assert len(picked) == len(sample)
     for r in sample:
@@ -243,12 +253,14 @@ def test_spark_tsfile_folder(spark, data):
 
 
 def test_spark_tsfile_pushdown(spark, data):
-    lo, hi = T0 + 5 * 1_000_000 + 100_000, T0 + 12 * 1_000_000
+    lo, hi = T0 + 5 * SPAN + 100_000, T0 + 12 * SPAN
     df = spark.read.format("tsfile").load(str(data["root"] / "tsfile"))
     q = df.where(f"site = 'site0' and line is not null and time >= timestamp_millis({lo}) and time < timestamp_millis({hi})")
     plan = q._jdf.queryExecution().executedPlan().toString()
     assert "Filter" not in plan.replace("RuntimeFilters", ""), plan  # every filter went into the read
     assert q.rdd.getNumPartitions() == FILES  # one device per file left: site0, line0
+    one = spark.read.format("tsfile").option("splitBytes", "1").load(str(data["root"] / "tsfile"))
+    assert one.where("site = 'site1'").rdd.getNumPartitions() == FILES  # devices 1 of 0, 1, 2
     n, total, _, _ = expected_tsfile(data, lambda r: r[1] == "site0" and r[2] is not None and lo <= r[0] < hi)
     agg = q.selectExpr("count(*)", "sum(count)").collect()[0]
     assert n > 0 and (agg[0], agg[1]) == (n, total)
@@ -321,7 +333,8 @@ def test_spark_schema_mismatch_names_the_file(spark, data, tmp_path):
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    ray = pytest.importorskip("ray")
+    import ray
+
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     import ray.data
 
@@ -338,7 +351,7 @@ def test_ray_tsfile(ray_cluster, data):
     assert ds.count() == n and ds.sum("count") == total
     got = {(r["site"], r["line"]): r["mean(temp)"] for r in ds.groupby(["site", "line"]).mean("temp").take_all()}
     assert got.keys() == means.keys() and all(close(got[k], means[k]) for k in means)
-    lo, hi = T0 + 3 * 1_000_000, T0 + 4 * 1_000_000
+    lo, hi = T0 + 3 * SPAN, T0 + 4 * SPAN
     few = arrowsmith.ray.read_tsfile(str(data["root"] / "tsfile"), tags={"site": "site1"}, start=lo, end=hi)
     want = expected_tsfile(data, lambda r: r[1] == "site1" and lo <= r[0] <= hi)
     assert few.count() == want[0] > 0 and few.sum("count") == want[1]

@@ -182,6 +182,21 @@ def test_msgpack_equals_msgpack_python(tmp_path):
     with pytest.raises(arrowsmith.DecodeError) as e:
         arrowsmith.read_msgpack(data[:-3])
     assert e.value.format == "MessagePack"
+    # A stream that breaks after its first batches: those batches, then the DecodeError with
+    # its code and the offset msgpack-python's Unpacker stops at.
+    broken = tmp_path / "broken.msgpack"
+    good = b"".join(msgpack.packb(r) for r in RECORDS[:700])
+    broken.write_bytes(good + b"\xc1" + msgpack.packb(RECORDS[0]))
+    reader = arrowsmith.iter_msgpack(broken, rows=300)
+    assert reader.read_next_batch().num_rows == 300
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        list(reader)
+    assert (e.value.format, e.value.code, e.value.offset) == ("MessagePack", "invalid", len(good))
+    theirs = msgpack.Unpacker(raw=False)
+    theirs.feed(good + b"\xc1")
+    assert [next(theirs) for _ in range(700)] == RECORDS[:700]
+    with pytest.raises(ValueError):  # msgpack-python: 0xc1 is never used
+        next(theirs)
 
 
 def test_polars_and_duckdb_take_the_stream():

@@ -40,6 +40,23 @@ def _reader(stream: Any) -> pa.RecordBatchReader:
     return pa.RecordBatchReader.from_stream(stream)
 
 
+def _batches(stream: Any) -> pa.RecordBatchReader:
+    """A stream read as the consumer asks, whose decode error is raised as :class:`DecodeError`
+    (through the C stream alone it would reach Python as pyarrow's own exception)."""
+    r = pa.RecordBatchReader.from_stream(stream)
+
+    def batches():
+        try:
+            yield from r
+        except pa.ArrowException as e:
+            err = stream.decode_error()
+            if err is None:
+                raise
+            raise err from e
+
+    return pa.RecordBatchReader.from_batches(r.schema, batches())
+
+
 def read_tsfile(
     path: Path,
     table: str | None = None,
@@ -75,7 +92,7 @@ def iter_tsfile(
 ) -> pa.RecordBatchReader:
     """:func:`read_tsfile` as a stream of batches, one per device."""
     s = _native.read_tsfile(os.fspath(path), table, _list(columns), _list(devices), _dict(tags), start, end, limit, time_unit, True)
-    return _reader(s)
+    return _batches(s)
 
 
 def tsfile_devices(path: Path, table: str | None = None) -> list[dict[str, Any]]:
@@ -107,7 +124,7 @@ def read_hdf5(
 
 def iter_hdf5(path: Path, dataset: str, rows: int | None = None) -> pa.RecordBatchReader:
     """An HDF5 dataset in batches of about ``rows`` rows (rounded up to whole chunks)."""
-    return _reader(_native.iter_hdf5(os.fspath(path), dataset, rows))
+    return _batches(_native.iter_hdf5(os.fspath(path), dataset, rows))
 
 
 def list_hdf5(path: Path, group: str = "/", *, recursive: bool = True) -> list[dict[str, Any]]:
@@ -152,7 +169,7 @@ def iter_msgpack(
     columns: Sequence[str] | None = None,
 ) -> pa.RecordBatchReader:
     """A file of concatenated MessagePack values in batches of at most ``rows`` rows."""
-    return _reader(_native.iter_msgpack(os.fspath(path), rows, maps, tuples, _list(columns)))
+    return _batches(_native.iter_msgpack(os.fspath(path), rows, maps, tuples, _list(columns)))
 
 
 def _list(v: Sequence[str] | None) -> list[str] | None:

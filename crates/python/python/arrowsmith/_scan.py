@@ -1,8 +1,10 @@
 """Folders of files as tasks: what Spark and Ray read in parallel.
 
 A scan is a format, the files a path names, the options, the schema of the first file and a
-list of :class:`Task`, each a picklable unit one worker reads: a TsFile device, a run of whole
-chunks of an HDF5 dataset, a run of whole MessagePack rows. The engines' adapters
+list of :class:`Task`, each a picklable unit one worker reads: a TsFile, or a group of its
+devices when the file is large; a run of whole chunks of an HDF5 dataset; a run of whole
+MessagePack rows. Tasks are large on purpose: a Python task costs Spark about 0.2 s however
+little it reads (measured on this 2-core VM with a source that yields one row). The engines' adapters
 (``arrowsmith.spark``, ``arrowsmith.ray``) only translate; the reading lives here.
 """
 
@@ -22,7 +24,8 @@ FORMATS = ("tsfile", "hdf5", "msgpack")
 # Rows per batch a task yields, and an HDF5 task's rows (rounded up to whole chunks).
 BATCH_ROWS = 65_536
 TASK_ROWS = 1 << 20
-# A MessagePack file larger than this is cut into runs of about this many bytes.
+# A MessagePack file larger than this is cut into runs of about this many bytes, and a
+# TsFile into groups of devices of about this many bytes (by the file's size per device).
 SPLIT_BYTES = 64 << 20
 
 
@@ -113,9 +116,9 @@ class Task:
     format: str
     path: str
     options: Options
-    # TsFile: the device's path and tag values (as its tag columns give them).
-    device: str | None = None
-    device_tags: tuple | None = None
+    # TsFile: the devices' paths, and each one's tag values (as its tag columns give them).
+    devices: tuple[str, ...] = ()
+    device_tags: tuple[tuple, ...] = ()
     # HDF5: rows start .. start + count. MessagePack: bytes start .. end (None: the file).
     start: int = 0
     count: int | None = None
@@ -127,7 +130,7 @@ class Task:
         if self.format == "tsfile":
             t = read_tsfile(
                 self.path, o.table, o.columns, dict(o.tags) or None, o.start, o.end,
-                devices=None if self.device is None else [self.device], time_unit=o.time_unit,
+                devices=list(self.devices), time_unit=o.time_unit,
             )
         elif self.format == "hdf5":
             t = read_hdf5(self.path, o.dataset, self.start, self.count)
@@ -187,10 +190,22 @@ class Scan:
     def _plan_tsfile(self, p: str) -> list[Task]:
         devices = tsfile_devices(p, self.options.table)
         tree = "device" in self.schema.names
-        return [
-            Task("tsfile", p, self.options, device=d["path"], device_tags=(d["path"],) if tree else tuple(d["tags"]))
-            for d in devices
-        ]
+        parts = max(1, min(len(devices), -(-os.path.getsize(p) // max(self.options.split_bytes, 1))))
+        tasks = []
+        for k in range(parts):
+            group = devices[k * len(devices) // parts : (k + 1) * len(devices) // parts]
+            tags = tuple((d["path"],) if tree else tuple(d["tags"]) for d in group)
+            tasks.append(Task("tsfile", p, self.options, devices=tuple(d["path"] for d in group), device_tags=tags))
+        return [t for t in tasks if t.devices]
+
+    def keep_devices(self, keep) -> None:
+        """Drop the devices whose tag values ``keep`` refuses (and tasks left with none)."""
+        out = []
+        for t in self.tasks or self.plan():
+            kept = [(d, g) for d, g in zip(t.devices, t.device_tags) if keep(g)]
+            if kept:
+                out.append(replace(t, devices=tuple(d for d, _ in kept), device_tags=tuple(g for _, g in kept)))
+        self.tasks = out
 
     def _plan_hdf5(self, p: str) -> list[Task]:
         d = describe_hdf5(p, self.options.dataset)

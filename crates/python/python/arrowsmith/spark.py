@@ -6,9 +6,10 @@
     df = spark.read.format("hdf5").option("dataset", "/entry/data").load("scans/*.h5")
     df = spark.read.format("msgpack").option("maps", "records").load("logs/")
 
-Each file is one input partition or more: a TsFile device, a run of whole chunks of an HDF5
-dataset (``taskRows``, 1 Mi rows by default), a run of whole MessagePack rows for files over
-``splitBytes`` (64 MiB). The schema is the first file's; a file whose schema differs fails the
+Each file is one input partition or more: a TsFile (a group of its devices per
+``splitBytes``, 64 MiB, of a larger file), a run of whole chunks of an HDF5 dataset
+(``taskRows``, 1 Mi rows by default), a run of whole MessagePack rows for files over
+``splitBytes``. The schema is the first file's; a file whose schema differs fails the
 read with :class:`~arrowsmith._scan.SchemaMismatch` naming it. For TsFile, filters on ``time``
 and on tag columns (``=``, ``IN``, ``IS [NOT] NULL``) are pushed into the read; Spark applies
 the others. Spark's filter pushdown for Python sources is a setting of its own,
@@ -131,7 +132,7 @@ class _Source(DataSource):
 
 class TsFileDataSource(_Source):
     """``spark.read.format("tsfile")``: options ``table``, ``columns``, ``tags`` (``k=v,…``),
-    ``start``/``end`` (inclusive, in the file's unit), ``timeUnit`` (``ms``)."""
+    ``start``/``end`` (inclusive, in the file's unit), ``timeUnit`` (``ms``), ``splitBytes``."""
 
     format = "tsfile"
 
@@ -213,8 +214,9 @@ class _TsFileReader(_Reader):
         self.scan = replace(self.scan, options=replace(o, start=start, end=end), tasks=[])
 
     def tasks(self) -> list[Task]:
-        tasks = super().tasks()
-        return [t for t in tasks if all(_tag_matches(t.device_tags, i, f) for i, f in self.keep)]
+        if not self.scan.tasks:
+            self.scan.keep_devices(lambda tags: all(_tag_matches(tags, i, f) for i, f in self.keep))
+        return self.scan.tasks
 
 
 def _tag_count(scan: Scan) -> int:
