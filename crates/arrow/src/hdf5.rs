@@ -5,8 +5,8 @@ use std::path::Path;
 
 use arrow_array::RecordBatch;
 use arrowsmith_core::Format;
-use arrowsmith_hdf5::{Hdf5File, Select};
 pub use arrowsmith_hdf5::{Description, Entry, EntryKind};
+use arrowsmith_hdf5::{Hdf5File, Select};
 
 use crate::convert::record_batch;
 use crate::error::Result;

@@ -62,3 +62,31 @@ fn a_truncated_stream_is_an_error_with_its_offset() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Split into runs of whole rows and read run by run (how Spark and Ray tasks read a large
+/// file): the rows of one read, in order, and error offsets of the whole input.
+#[test]
+fn pieces_read_alone_hold_the_rows() {
+    use arrowsmith_arrow::msgpack::split;
+    use arrowsmith_arrow::read_msgpack_piece;
+    let o = MsgpackOptions::default();
+    let whole = rows(&read_msgpack(STREAM, &o).unwrap());
+    let s = split(STREAM, 3, &o).unwrap();
+    assert!(s.pieces.len() >= 2, "{:?}", s.pieces);
+    let mut got = Vec::new();
+    for p in &s.pieces {
+        let b =
+            read_msgpack_piece(&STREAM[p.start..p.end], p.start as u64, s.in_array, &o).unwrap();
+        assert_eq!(b.num_rows(), p.rows);
+        got.extend(rows(&b));
+    }
+    assert_eq!(got, whole);
+    // A broken byte in the last run is reported where it is in the whole input.
+    let mut bad = STREAM.to_vec();
+    let last = *s.pieces.last().unwrap();
+    bad[last.start] = 0xc1;
+    match read_msgpack_piece(&bad[last.start..last.end], last.start as u64, false, &o) {
+        Err(arrowsmith_arrow::Error::Decode(e)) => assert_eq!(e.offset, last.start as u64),
+        other => panic!("expected a decode error, got {other:?}"),
+    }
+}

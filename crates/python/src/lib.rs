@@ -463,6 +463,9 @@ fn read_msgpack(
     Ok(stream(batch.schema(), vec![batch]))
 }
 
+/// Whether the rows are array elements, and each run's `(start, end, rows)`.
+type Cuts = (bool, Vec<(usize, usize, usize)>);
+
 /// Where a MessagePack file (one top-level array, or concatenated values) cuts into at most
 /// `parts` runs of whole rows: `(in_array, [(start, end, rows), …])`. The walk reads headers
 /// only; a Spark or Ray task then decodes its run with [`read_msgpack_piece`].
@@ -476,7 +479,7 @@ fn msgpack_split(
     maps: &str,
     tuples: &str,
     columns: Option<Vec<String>>,
-) -> PyResult<(bool, Vec<(usize, usize, usize)>)> {
+) -> PyResult<Cuts> {
     let o = msgpack_options(layout, maps, tuples, columns)?;
     let s = py
         .detach(|| -> Result<_, Error> {
