@@ -19,7 +19,7 @@ async function bundle(pkg) {
   const out = join(root, 'target/bench-big-page', pkg.replace(/[^A-Za-z0-9]+/g, '_').slice(-60));
   const common = { bundle: true, format: 'esm', platform: 'browser', logLevel: 'warning' };
   await build({ ...common, entryPoints: [join(root, 'bench/big-page.mjs')], outfile: join(out, 'page.js'), alias: { arrowsmith: join(pkg, 'dist/index.js') } });
-  await build({ ...common, entryPoints: [join(pkg, 'dist/pool/worker-browser.js')], outfile: join(out, 'pool-worker.js') });
+  await build({ ...common, entryPoints: [join(pkg, 'dist/worker/browser.js')], outfile: join(out, 'pool-worker.js') });
   return out;
 }
 

@@ -23,7 +23,7 @@ const want = (c) => !opts.only || opts.only.split(',').some((o) => c.label.inclu
 // SIMD builds only (the ones users get); the scalar builds and jsfive are in the per-format benchmarks.
 const simdOnly = (ks) => ks.filter((k) => !k.name.includes('scalar') && !k.name.startsWith('jsfive'));
 
-// init({ warm: true }) and its idle-time warm-up before read 1 (src/warm.ts), every format.
+// init({ warm: true }) and its idle-time warm-up before read 1 (src/formats/warm.ts), every format.
 const warmStart = ({ browser }) =>
   (browser ? ['Node', 'Chromium'] : ['Node']).map((e) => ({ name: `arrowsmith simd, warm start, ${e}`, env: e.toLowerCase(), spec: { reader: 'arrowsmith', opts: { simd: true, warm: true } } }));
 

@@ -14,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { unpack } from 'msgpackr';
 import '../packages/arrowsmith/dist/node.js';
-import { decodeWith } from '../packages/arrowsmith/dist/msgpack.js';
-import { standalone } from '../packages/arrowsmith/dist/wasm.js';
+import { decodeWith } from '../packages/arrowsmith/dist/formats/msgpack/decode.js';
+import { standalone } from '../packages/arrowsmith/dist/wasm/instance.js';
 import { msgpackDatasets } from './cases.mjs';
 import { fmt, med } from './coldwarm.mjs';
 

@@ -8,7 +8,7 @@ import { encode } from '@msgpack/msgpack';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import '../packages/arrowsmith/dist/node.js';
-import { decodeWith } from '../packages/arrowsmith/dist/msgpack.js';
+import { decodeWith } from '../packages/arrowsmith/dist/formats/msgpack/decode.js';
 const N = 1_000_000, R = 100_000;
 let seed = 12345;
 const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);

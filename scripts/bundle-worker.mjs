@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The browser pool worker as one self-contained file (dist/pool/worker-browser.js, after tsc):
-// bundlers that only copy what `new URL('./worker-browser.js', import.meta.url)` names
+// The browser pool worker as one self-contained file (dist/worker/browser.js, after tsc):
+// bundlers that only copy what `new URL('../worker/browser.js', import.meta.url)` names
 // (Rollup's import-meta-assets, esbuild's file loader through arrowsmith/esbuild) then ship
 // a worker that runs, and anyone hosting it by hand copies one file. Vite and webpack bundle
 // it again as a worker entry, which changes nothing. The worker needs no wasm URL: the main
@@ -11,9 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '../packages/arrowsmith');
-const out = join(pkg, 'dist/pool/worker-browser.js');
+const out = join(pkg, 'dist/worker/browser.js');
 await build({
-  entryPoints: [join(pkg, 'src/pool/worker-browser.ts')],
+  entryPoints: [join(pkg, 'src/worker/browser.ts')],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -27,4 +27,4 @@ await build({
 });
 const code = readFileSync(out, 'utf8');
 if (/import\.meta|^import\s|\bimport\(/m.test(code)) throw new Error('bundle-worker: the browser worker must be self-contained (no imports, no import.meta)');
-console.log(`dist/pool/worker-browser.js: ${code.length} bytes, self-contained`);
+console.log(`dist/worker/browser.js: ${code.length} bytes, self-contained`);

@@ -104,7 +104,7 @@ try {
     });
     // The pool's worker script, bundled as an app would ship it.
     await build({
-      entryPoints: [join(root, 'packages/arrowsmith/src/pool/worker-browser.ts')],
+      entryPoints: [join(root, 'packages/arrowsmith/src/worker/browser.ts')],
       bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'pool-worker.js'), logLevel: 'warning',
     });
     cpSync(join(root, 'packages/arrowsmith/wasm'), join(dir, 'wasm'), { recursive: true });

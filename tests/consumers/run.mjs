@@ -436,7 +436,7 @@ if (want('arrow')) {
 if (browser) await browser.close();
 const sizes = JSON.parse(readFileSync(join(pkgDir, 'wasm/sizes.json'), 'utf8'));
 for (const [f, bs] of Object.entries(sizes)) for (const [b, s] of Object.entries(bs)) figures.push(`arrowsmith_${f}_${b}.wasm: ${s.raw} bytes raw, ${s.gzip} gzip`);
-figures.push(`dist/pool/worker-browser.js: ${statSync(join(pkgDir, 'dist/pool/worker-browser.js')).size} bytes, ${gzipSync(readFileSync(join(pkgDir, 'dist/pool/worker-browser.js'))).length} gzip`);
+figures.push(`dist/worker/browser.js: ${statSync(join(pkgDir, 'dist/worker/browser.js')).size} bytes, ${gzipSync(readFileSync(join(pkgDir, 'dist/worker/browser.js'))).length} gzip`);
 console.log('\nfigures (shared machine):');
 for (const f of figures) console.log(`  ${f}`);
 console.log(`consumers: ${passed} passed, ${failed} failed`);

@@ -14,10 +14,10 @@
  * whole stream, and the first creates the table while the rest append to it. Memory stays at
  * one batch and its IPC copy; DuckDB's own table grows.
  */
-import { abortReason } from './abort.js';
-import { RecordBatchStreamWriter } from './arrow-ipc.js';
-import { RecordBatch, Table } from './arrow-lib.js';
-import { duckSignature, forDuckDB } from './duckdb-types.js';
+import { abortReason } from './io/abort.js';
+import { RecordBatchStreamWriter } from './arrow/ipc.js';
+import { RecordBatch, Table } from './arrow/lib.js';
+import { duckSignature, forDuckDB } from './arrow/duckdb-types.js';
 
 /**
  * The part of a DuckDB-wasm connection `insertTable` uses: `AsyncDuckDBConnection` (the

@@ -14,7 +14,7 @@
  */
 import { type Batch, batchType, Column, type ExtractionOptions, Table as FTable, type DataType as FType, type Field as FField, type Schema as FSchema } from '@uwdata/flechette';
 import * as f from '@uwdata/flechette';
-import type { Data, DataType, Field, Table, Vector } from './arrow-lib.js';
+import type { Data, DataType, Field, Table, Vector } from './arrow/lib.js';
 
 export type { ExtractionOptions } from '@uwdata/flechette';
 

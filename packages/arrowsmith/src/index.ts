@@ -8,22 +8,22 @@
  * const table = decodeMsgpack(bytes); // an apache-arrow Table
  * ```
  */
-import { isResponse } from './source.js';
-import { wasmFile } from './wasm-files.js';
-import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm.js';
-import { warmUp } from './warm.js';
+import { isResponse } from './io/source.js';
+import { wasmFile } from './wasm/files.js';
+import { chooseBuild, configure, FORMATS, load, platform, simdChosen, type Format, type InitOptions } from './wasm/instance.js';
+import { warmUp } from './formats/warm.js';
 
 export { DecodeError, type DecodeErrorCode } from './errors.js';
-export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './msgpack.js';
+export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './formats/msgpack/decode.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
 export type { WasmMemory } from './pool/protocol.js';
-export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm.js';
+export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm/instance.js';
 export type { FileReadOptions, Hdf5Select, ReadOptions, TimeValue, TsFileQuery } from './types.js';
-export type { OpenOptions } from './filereader.js';
-export { openTsFile, TsFile, tsfileBatchRows, type TsFileBatchQuery, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './tsfile.js';
-export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5Description, type Hdf5Type, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './hdf5.js';
-export type { ByteInput, BytesLike, ChunkSource, FileHandleLike, FileSource, RangeReader } from './source.js';
-export { HttpError, type HttpOptions } from './http.js';
+export type { OpenOptions } from './file/reader.js';
+export { openTsFile, TsFile, tsfileBatchRows, type TsFileBatchQuery, type TsFileOptions, type TsFileTable, type TsFileColumn, type TsFileDevice, type TsFileSeries } from './formats/tsfile/file.js';
+export { openHdf5, Hdf5File, type Hdf5Entry, type Hdf5DatasetInfo, type Hdf5Description, type Hdf5Type, type Hdf5ReadOptions, type Hdf5BatchOptions, type Hdf5Options } from './formats/hdf5/file.js';
+export type { ByteInput, BytesLike, ChunkSource, FileHandleLike, FileSource, RangeReader } from './io/source.js';
+export { HttpError, type HttpOptions } from './io/http.js';
 
 // Browsers and bundlers: the package's own files, next to this module (bundlers emit them).
 platform.defaults ??= (format, build, baseUrl) => wasmFile(format, build, baseUrl);

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { wasmFile } from './wasm-files.js';
-import { useNodeFiles } from './node-files.js';
-import { platform, type Build, type Format } from './wasm.js';
+import { wasmFile } from './wasm/files.js';
+import { useNodeFiles } from './io/node-files.js';
+import { platform, type Build, type Format } from './wasm/instance.js';
 
 const env = process.env.ARROWSMITH_SIMD;
 platform.envSimd = env === undefined || env === '' ? undefined : !['0', 'false', 'off', 'no'].includes(env.toLowerCase());
@@ -41,7 +41,7 @@ platform.resolve = (source) => {
   const url = source instanceof URL ? source : typeof source === 'string' && source.startsWith('file:') ? new URL(source) : undefined;
   return url?.protocol === 'file:' ? readFile(url) : source;
 };
-platform.workerUrl = new URL('./pool/worker-node.js', import.meta.url);
+platform.workerUrl = new URL('./worker/node.js', import.meta.url);
 platform.cores = availableParallelism;
 platform.startWorker = (url) => {
   const w = new Worker(url);

@@ -1,6 +1,6 @@
 import * as entry from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import * as lib from '../src/arrow-lib.js';
+import * as lib from '../src/arrow/lib.js';
 import { decodeMsgpack } from '../src/node.js';
 
 describe('arrow-lib (Arrow JS imported from its own modules)', () => {

@@ -1,4 +1,4 @@
-/** One small column of each Arrow type the decoders build (src/arrow.ts), a null in each. */
+/** One small column of each Arrow type the decoders build (src/arrow/batch.ts), a null in each. */
 import * as A from 'apache-arrow';
 
 const f = (name: string, type: A.DataType) => new A.Field(name, type, true);

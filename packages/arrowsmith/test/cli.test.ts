@@ -1,4 +1,4 @@
-// The CLI, run as users run it (node dist/cli.js), on fixtures written by Python msgpack,
+// The CLI, run as users run it (node dist/cli/main.js), on fixtures written by Python msgpack,
 // the official TsFile writers and h5py; expected values come from their JSON dumps.
 import { decode } from '@msgpack/msgpack';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv } from './child.js';
 import { FIXTURES } from './fixtures.js';
 
-const cli = join(import.meta.dirname, '../dist/cli.js');
+const cli = join(import.meta.dirname, '../dist/cli/main.js');
 const records = join(FIXTURES, 'msgpack/py_records.msgpack');
 const tsfile = join(FIXTURES, 'tsfile/cpp_plain_snappy.tsfile');
 const h5 = join(FIXTURES, 'hdf5/vl_latest.h5');

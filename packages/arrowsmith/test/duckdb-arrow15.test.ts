@@ -1,12 +1,12 @@
 // An app on apache-arrow 15: the package's Arrow classes and IPC writer are Arrow 15's here
-// (src/arrow-lib.ts and src/arrow-ipc.ts mocked to re-export them), Int64 columns held as
+// (src/arrow/lib.ts and src/arrow/ipc.ts mocked to re-export them), Int64 columns held as
 // Int32 word pairs. insertTable writes the IPC with that Arrow; DuckDB-wasm reads it with its own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../src/arrow-lib.js', async () => ({ ...(await import('apache-arrow-15')) }));
-vi.mock('../src/arrow-ipc.js', async () => ({ ...(await import('apache-arrow-15')) }));
+vi.mock('../src/arrow/lib.js', async () => ({ ...(await import('apache-arrow-15')) }));
+vi.mock('../src/arrow/ipc.js', async () => ({ ...(await import('apache-arrow-15')) }));
 
 const a15 = await import('apache-arrow-15');
 const { insertTable } = await import('../src/duckdb.js');

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { instantiateVariant } from '../src/bench-file.js';
-import { decodeMsgpackStreamWith, decodeWith } from '../src/msgpack.js';
+import { instantiateVariant } from '../src/cli/bench-file.js';
+import { decodeMsgpackStreamWith, decodeWith } from '../src/formats/msgpack/decode.js';
 import { decodeMsgpack, decodeMsgpackAsync } from '../src/node.js';
 import { type EncoderFixture, fixtureMismatches, fromTyped, tableDiff } from './encoders.js';
 import { reference } from './helpers.js';

@@ -4,7 +4,7 @@
  * writer's own reader gives. No test-runner imports: the browser suite uses this too.
  */
 import type { Table } from 'apache-arrow';
-import type { MsgpackDecodeOptions } from '../src/msgpack-options.js';
+import type { MsgpackDecodeOptions } from '../src/wasm/msgpack-options.js';
 import { tableMismatches, valueAt } from './compare.js';
 
 /** How rows of the expected values map to the table. */

@@ -1,6 +1,6 @@
 // The CLI's cell text: timestamps in ISO 8601 at the precision of their unit, dates as days.
 import { describe, expect, it } from 'vitest';
-import { isoDate, isoTime } from '../src/format.js';
+import { isoDate, isoTime } from '../src/cli/format.js';
 
 describe('ISO times and dates', () => {
   it('keeps every digit of the unit, before and after 1970', () => {

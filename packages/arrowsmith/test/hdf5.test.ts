@@ -4,9 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { Table, type RecordBatch } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { batchRows, type Hdf5File } from '../src/hdf5.js';
+import type { Hdf5File } from '../src/formats/hdf5/file.js';
+import { batchRows } from '../src/formats/hdf5/jobs.js';
 import { createPool, openHdf5 } from '../src/node.js';
-import { fileSystem } from '../src/source.js';
+import { fileSystem } from '../src/io/source.js';
 import { FIXTURES, fixturePairs } from './fixtures.js';
 
 const FIXTURE_DIR = `${FIXTURES}/hdf5`;

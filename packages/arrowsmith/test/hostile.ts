@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Table } from 'apache-arrow';
 import { expect } from 'vitest';
 import { DecodeError, decodeMsgpack, decodeMsgpackAsync, openHdf5, openTsFile, type DecodeErrorCode, type FileSource, type Pool } from '../src/node.js';
-import { memory } from '../src/wasm.js';
+import { memory } from '../src/wasm/instance.js';
 import { FIXTURES } from './fixtures.js';
 
 export const MAX_MS = 2000;

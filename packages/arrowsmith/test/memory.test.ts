@@ -1,9 +1,9 @@
 // Wasm memory never shrinks, so a leak shows as growth: after a warm-up, thousands of
 // open/read/close cycles of each file reader must not grow it.
 import { describe, expect, it } from 'vitest';
-import { instantiateVariant } from '../src/bench-file.js';
-import { Hdf5File } from '../src/hdf5.js';
-import { TsFile } from '../src/tsfile.js';
+import { instantiateVariant } from '../src/cli/bench-file.js';
+import { Hdf5File } from '../src/formats/hdf5/file.js';
+import { TsFile } from '../src/formats/tsfile/file.js';
 import { fixturePairs } from './fixtures.js';
 
 describe('memory stays flat across calls', () => {

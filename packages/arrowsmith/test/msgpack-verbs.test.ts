@@ -6,7 +6,7 @@ import { Table } from 'apache-arrow';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { MsgpackDecodeOptions } from '../src/msgpack-options.js';
+import type { MsgpackDecodeOptions } from '../src/wasm/msgpack-options.js';
 import { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream } from '../src/node.js';
 import { type EncoderFixture, tableDiff } from './encoders.js';
 import { FIXTURES } from './fixtures.js';

@@ -6,9 +6,9 @@ import { Packr } from 'msgpackr';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { instantiateVariant } from '../src/bench-file.js';
+import { instantiateVariant } from '../src/cli/bench-file.js';
 import { DecodeError } from '../src/errors.js';
-import { decodeMsgpackStreamWith, decodeWith, type MsgpackOptions } from '../src/msgpack.js';
+import { decodeMsgpackStreamWith, decodeWith, type MsgpackOptions } from '../src/formats/msgpack/decode.js';
 import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
 
 const FIXTURES = join(import.meta.dirname, '../../../fixtures/msgpack');

@@ -18,7 +18,7 @@ describe('package.json', () => {
     expect(pkg.exports['./flechette']).toEqual({ types: './dist/flechette.d.ts', default: './dist/flechette.js' });
     expect(pkg.exports['./h5web']).toEqual({ types: './dist/h5web/index.d.ts', node: './dist/h5web/node.js', default: './dist/h5web/index.js' });
     expect(Object.keys(pkg.exports)).toEqual(['.', './esbuild', './duckdb', './flechette', './h5web', './wasm/*.wasm', './pool-worker.js', './package.json']);
-    expect(pkg.bin).toEqual({ arrowsmith: './dist/cli.js' });
+    expect(pkg.bin).toEqual({ arrowsmith: './dist/cli/main.js' });
     // One Arrow: the app's own (tests/consumers checks the oldest and newest of the range).
     expect(pkg.dependencies).toBeUndefined();
     // The integrations' libraries are optional: only their own entries name them.
@@ -73,16 +73,16 @@ describe('package.json', () => {
       return seen;
     };
     const main = reach(['dist/index.js', 'dist/node.js']);
-    expect(main).toContain('dist/hdf5.js');
+    expect(main).toContain('dist/formats/hdf5/file.js');
     for (const f of main) {
       expect(f).not.toMatch(/duckdb|flechette|arrow-ipc|h5web/);
       expect(readFileSync(join(dir, f), 'utf8'), f).not.toMatch(/@duckdb\/|@uwdata\/|apache-arrow\/ipc|@h5web\/|'react'/);
     }
     // The integrations' own entries do reach them (the check above can fail).
-    expect([...reach(['dist/duckdb.js'])]).toEqual(expect.arrayContaining(['dist/duckdb.js', 'dist/duckdb-types.js', 'dist/arrow-ipc.js']));
+    expect([...reach(['dist/duckdb.js'])]).toEqual(expect.arrayContaining(['dist/duckdb.js', 'dist/arrow/duckdb-types.js', 'dist/arrow/ipc.js']));
     expect(readFileSync(join(dir, 'dist/flechette.js'), 'utf8')).toMatch(/from '@uwdata\/flechette'/);
     const h5web = reach(['dist/h5web/index.js']);
-    expect(h5web).toContain('dist/hdf5.js');
+    expect(h5web).toContain('dist/formats/hdf5/file.js');
     expect([...h5web].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')).toMatch(/from '@h5web\/app'[\s\S]*from 'react'|from 'react'[\s\S]*from '@h5web\/app'/);
     // The Node flavour adds the Node entry's loading and nothing else.
     expect(reach(['dist/h5web/node.js'])).toContain('dist/node.js');
@@ -100,8 +100,8 @@ describe('package.json', () => {
         todo.push(join(dirname(f), `${m[1] ?? m[2]}.d.ts`));
       }
     }
-    expect(seen).toContain('dist/hdf5.d.ts');
-    expect(seen).toContain('dist/filereader.d.ts');
+    expect(seen).toContain('dist/formats/hdf5/file.d.ts');
+    expect(seen).toContain('dist/file/reader.d.ts');
     for (const f of seen) {
       const text = readFileSync(join(dir, f), 'utf8');
       expect(text, f).not.toMatch(/@internal/);
@@ -112,7 +112,7 @@ describe('package.json', () => {
       expect(dts, f).not.toMatch(/^\s*(private|protected) /m);
     }
     // What a file class shows: its own methods over close() and the dispose members.
-    const base = readFileSync(join(dir, 'dist/filereader.d.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const base = readFileSync(join(dir, 'dist/file/reader.d.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(base.match(/export declare class FileReaderBase \{([^}]*)\}/)?.[1]?.split('\n').map((l) => l.trim()).filter(Boolean)).toEqual([
       '#private;',
       'close(): Promise<void>;',
@@ -127,7 +127,7 @@ describe('package.json', () => {
       writeFileSync(
         join(tmp, 'use.ts'),
         `import type { Pool } from ${JSON.stringify(join(dir, 'dist/pool/pool.js'))};
-import type { FileReaderBase } from ${JSON.stringify(join(dir, 'dist/filereader.js'))};
+import type { FileReaderBase } from ${JSON.stringify(join(dir, 'dist/file/reader.js'))};
 export async function use(pool: Pool, file: FileReaderBase): Promise<void> {
   using p = pool;
   await using f = file;
@@ -154,6 +154,6 @@ export async function use(pool: Pool, file: FileReaderBase): Promise<void> {
   });
 
   it('the CLI starts with a shebang', () => {
-    expect(readFileSync(join(dir, 'dist/cli.js'), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
+    expect(readFileSync(join(dir, 'dist/cli/main.js'), 'utf8').startsWith('#!/usr/bin/env node')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../src/node.js';
 import type { Job } from '../src/pool/protocol.js';
-import { platform, type WorkerPort } from '../src/wasm.js';
+import { platform, type WorkerPort } from '../src/wasm/instance.js';
 
 class FakeWorker implements WorkerPort {
   static all: FakeWorker[] = [];

@@ -14,7 +14,7 @@ import { createPool, decodeMsgpack, decodeMsgpackAsync, DecodeError, openHdf5, o
 import { expectTableMatches, reference, referenceMulti, rng, valueAt } from './helpers.js';
 import { FIXTURES } from './fixtures.js';
 import { workerUrl } from './pools.js';
-import { guessCuts } from '../src/msgpack-cuts.js';
+import { guessCuts } from '../src/formats/msgpack/cuts.js';
 
 const corpora = readdirSync(join(FIXTURES, 'msgpack')).filter((f) => f.endsWith('.msgpack')).sort();
 let pool: Pool;

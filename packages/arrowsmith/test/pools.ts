@@ -8,7 +8,7 @@ import { createPool, type Pool } from '../src/node.js';
 
 const pools: { shared?: Pool; transfer?: Pool } = {};
 /** Tests run the TypeScript sources; workers run the built package (scripts/test.sh builds it first). */
-export const workerUrl = new URL('../dist/pool/worker-node.js', import.meta.url);
+export const workerUrl = new URL('../dist/worker/node.js', import.meta.url);
 
 /** Start the pools for this test file (and close them after it). */
 export function usePools(): void {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hdf5SignatureOffsets, sniff } from '../src/sniff.js';
+import { hdf5SignatureOffsets, sniff } from '../src/formats/sniff.js';
 import { FIXTURES } from './fixtures.js';
 
 const sniffBytes = (b: Uint8Array) => sniff(b.length, async (o, n) => b.subarray(o, o + n));

@@ -5,7 +5,7 @@
 import { encode } from '@msgpack/msgpack';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DecodeError, decodeMsgpack, init, memory, openHdf5, openTsFile } from '../src/node.js';
-import { DEFAULT_RECYCLE_BYTES } from '../src/wasm.js';
+import { DEFAULT_RECYCLE_BYTES } from '../src/wasm/instance.js';
 import { rng } from './helpers.js';
 import { fixtureFile, fixtureFiles, mutant } from './hostile.js';
 

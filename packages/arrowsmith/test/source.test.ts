@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, openHdf5, openTsFile, type FileHandleLike } from '../src/node.js';
 import { expectTableMatches, reference } from './helpers.js';
 import { FIXTURES, hex } from './fixtures.js';
-import { toRangeReader } from '../src/source.js';
+import { toRangeReader } from '../src/io/source.js';
 
 const recordsPath = join(FIXTURES, 'msgpack/py_records.msgpack');
 const records = new Uint8Array(readFileSync(recordsPath));

@@ -1,16 +1,16 @@
 // An app on apache-arrow 15 (inside the package's peer range): the package's Arrow classes
-// are Arrow 15's here (src/arrow-lib.ts mocked to re-export them), which holds Int64-backed
+// are Arrow 15's here (src/arrow/lib.ts mocked to re-export them), which holds Int64-backed
 // columns (timestamps) as pairs of Int32 words. `batches()` windows read the last time of a
 // batch, and the CLI's cells read timestamps, from the bytes, so they work on either layout.
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../src/arrow-lib.js', async () => {
+vi.mock('../src/arrow/lib.js', async () => {
   const a = await import('apache-arrow-15');
   return { ...a };
 });
 
 const { openTsFile } = await import('../src/node.js');
-const { cellAt } = await import('../src/format.js');
+const { cellAt } = await import('../src/cli/format.js');
 const { fixturePairs } = await import('./fixtures.js');
 const { rowTexts } = await import('./tsfile-order-helpers.js');
 const a15 = await import('apache-arrow-15');

@@ -3,7 +3,7 @@
  * comparing a read with their sidecars; and a read's rows as text, to compare two reads.
  */
 import { RecordBatch, Table } from 'apache-arrow';
-import { int64At } from '../src/int64.js';
+import { int64At } from '../src/arrow/int64.js';
 
 /** A column's rows as text (int64s exact from their bytes, the rest through `get`; null as 'null'). */
 export function texts(t: Table | RecordBatch, name: string): string[] {

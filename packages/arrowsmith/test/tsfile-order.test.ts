@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
-import type { TsFile } from '../src/tsfile.js';
+import type { TsFile } from '../src/formats/tsfile/file.js';
 import { fixturePairs } from './fixtures.js';
 import { MODES, usePools } from './pools.js';
 import { concat, orderMismatches, rowTexts } from './tsfile-order-helpers.js';

@@ -4,9 +4,9 @@
 import { RecordBatch, Table } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { openTsFile } from '../src/node.js';
-import { TsFile } from '../src/tsfile.js';
+import { TsFile } from '../src/formats/tsfile/file.js';
 import { DecodeError } from '../src/errors.js';
-import { reserveLeft, reserveOutput } from '../src/arrow.js';
+import { reserveLeft, reserveOutput } from '../src/arrow/batch.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, fixturePairs } from './fixtures.js';

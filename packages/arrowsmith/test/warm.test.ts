@@ -1,4 +1,4 @@
-// init({ warm: true }): idle-time reads of each format's built-in input (src/warm.ts), in
+// init({ warm: true }): idle-time reads of each format's built-in input (src/formats/warm.ts), in
 // fresh Node processes (module state is per process). The speed it buys is measured by the
 // cold benchmarks (bench/results/cold.md), never asserted here.
 import { decode } from '@msgpack/msgpack';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanEnv } from './child.js';
 
 const dist = join(import.meta.dirname, '../dist/node.js');
-const warmJs = JSON.stringify(join(import.meta.dirname, '../dist/warm.js'));
+const warmJs = JSON.stringify(join(import.meta.dirname, '../dist/formats/warm.js'));
 const fixture = (p: string) => JSON.stringify(join(import.meta.dirname, '../../../fixtures', p));
 
 function run(code: string): unknown {
@@ -78,7 +78,7 @@ describe('init({ warm: true })', { timeout: 120_000 }, () => {
 
   it('grows the TsFile module memory to what a whole read in pieces takes, and writes 32 MiB of JS output memory (in idle time)', () => {
     const got = run(`const keep = setTimeout(() => {}, 60000);
-      const { reserveLeft } = await import(${JSON.stringify(join(import.meta.dirname, '../dist/arrow.js'))});
+      const { reserveLeft } = await import(${JSON.stringify(join(import.meta.dirname, '../dist/arrow/batch.js'))});
       const before = (await a.init({ formats: ['tsfile'] }), a.memory().tsfile);
       const reserved = reserveLeft();
       const { warmed } = await a.init({ formats: ['tsfile'], warm: true });

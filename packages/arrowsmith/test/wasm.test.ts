@@ -1,4 +1,4 @@
-// The module loader (src/wasm.ts): errors that say what came back instead of wasm, one
+// The module loader (src/wasm/instance.ts): errors that say what came back instead of wasm, one
 // module per format in pool workers, and memory given back (an instance that grew past
 // recycleBytes is replaced at the next call; open files move to the fresh instance).
 import { encode } from '@msgpack/msgpack';
@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instantiateVariant } from '../src/bench-file.js';
-import { Hdf5File } from '../src/hdf5.js';
-import { decodeMsgpackStreamWith, decodeWith } from '../src/msgpack.js';
+import { instantiateVariant } from '../src/cli/bench-file.js';
+import { Hdf5File } from '../src/formats/hdf5/file.js';
+import { decodeMsgpackStreamWith, decodeWith } from '../src/formats/msgpack/decode.js';
 import { createPool, decodeMsgpack, decodeMsgpackAsync, memory, openHdf5, openTsFile } from '../src/node.js';
-import { TsFile } from '../src/tsfile.js';
-import { compileModule, configure, DEFAULT_RECYCLE_BYTES, loaded, WasmModule } from '../src/wasm.js';
+import { TsFile } from '../src/formats/tsfile/file.js';
+import { compileModule, configure, DEFAULT_RECYCLE_BYTES, loaded, WasmModule } from '../src/wasm/instance.js';
 import { FIXTURES, fixturePairs } from './fixtures.js';
 import { reference } from './helpers.js';
 import { workerUrl } from './pools.js';

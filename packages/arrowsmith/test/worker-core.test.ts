@@ -1,6 +1,6 @@
 // Where a pool worker writes a batch into lent shared memory (batches({ lend: true })).
 import { describe, expect, it } from 'vitest';
-import { lendPlaces } from '../src/pool/worker-core.js';
+import { lendPlaces } from '../src/worker/core.js';
 
 describe('lendPlaces', () => {
   it('puts buffers one after another, each at its source alignment mod 8, without overlap', () => {

@@ -3,8 +3,8 @@
  * ranges, a `File` or a `Blob`, fetching only what a view needs.
  */
 import { DataProviderApi, type AttributeValues, type BuiltInExporter, type Dataset, type Entity, type ExportFormat, type ExportURL, type ProvidedEntity, type ValuesStoreParams } from '@h5web/app';
-import { openHdf5, type Hdf5File, type Hdf5Options } from '../hdf5.js';
-import type { FileSource } from '../source.js';
+import { openHdf5, type Hdf5File, type Hdf5Options } from '../formats/hdf5/file.js';
+import type { FileSource } from '../io/source.js';
 import { descendantPaths, getEntity } from './entity.js';
 import { metadataOf, type Metadata } from './metadata.js';
 import { npyBlob } from './npy.js';

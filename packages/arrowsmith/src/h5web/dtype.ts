@@ -4,7 +4,7 @@
  * boolean), applied to what the file declares.
  */
 import { DTypeClass, ShapeClass, type DType, type NumericType, type Shape } from '@h5web/app';
-import type { Hdf5Type } from '../hdf5.js';
+import type { Hdf5Type } from '../formats/hdf5/file.js';
 
 const ENDIAN = (be: boolean) => (be ? 'big-endian' : 'little-endian') as 'big-endian' | 'little-endian';
 const STR_PAD = ['null-terminated', 'null-padded', 'space-padded'] as const;

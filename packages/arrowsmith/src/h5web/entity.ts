@@ -3,7 +3,7 @@
  * an open file's `list` and `describe`, in the form h5web's own providers give them.
  */
 import { EntityKind, type Attribute, type ChildEntity, type ProvidedEntity, type UnresolvedEntity } from '@h5web/app';
-import type { Hdf5Description, Hdf5Entry } from '../hdf5.js';
+import type { Hdf5Description, Hdf5Entry } from '../formats/hdf5/file.js';
 import type { Metadata } from './metadata.js';
 import { dtypeOf, shapeOf } from './dtype.js';
 

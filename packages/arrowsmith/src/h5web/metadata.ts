@@ -3,7 +3,7 @@
  * h5web asks for the same headers again (a group's children, then each child, then its
  * attributes), each of which would be fetched again over HTTP.
  */
-import type { Hdf5Description, Hdf5Entry, Hdf5File } from '../hdf5.js';
+import type { Hdf5Description, Hdf5Entry, Hdf5File } from '../formats/hdf5/file.js';
 
 export type Metadata = Pick<Hdf5File, 'list' | 'describe'>;
 

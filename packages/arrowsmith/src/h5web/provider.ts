@@ -1,7 +1,7 @@
 /** `<ArrowsmithProvider>`: h5web's `DataProvider` on an `ArrowsmithApi`, as `H5WasmProvider` is on h5wasm. */
 import { DataProvider, type DataProviderApi } from '@h5web/app';
 import { createElement, useEffect, useMemo, useRef, type PropsWithChildren, type ReactElement } from 'react';
-import type { FileSource } from '../source.js';
+import type { FileSource } from '../io/source.js';
 import { ArrowsmithApi, type ArrowsmithApiOptions } from './api.js';
 
 export type ArrowsmithProviderProps = PropsWithChildren<

@@ -4,8 +4,8 @@
  * and boolean values as their base integers), from the Arrow tables `read` returns.
  */
 import { DTypeClass, type Attribute, type DType, type Dataset } from '@h5web/app';
-import type { Table, Vector } from '../arrow-lib.js';
-import type { Hdf5File, Hdf5Type } from '../hdf5.js';
+import type { Table, Vector } from '../arrow/lib.js';
+import type { Hdf5File, Hdf5Type } from '../formats/hdf5/file.js';
 import type { Hdf5Select } from '../types.js';
 
 type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;

@@ -9,8 +9,8 @@
  * becomes one RecordBatch of a common schema.
  */
 import type { Map_ } from 'apache-arrow';
-import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from '../arrow-lib.js';
-import { arrowField, buildData, typed } from '../arrow.js';
+import { type Dictionary, type Field, type FixedSizeList, type List, makeData, RecordBatch, Schema, Struct, Utf8, Vector, type Data, type DataType } from '../arrow/lib.js';
+import { arrowField, buildData, typed } from '../arrow/batch.js';
 import type { ColumnDesc, ColumnType, FieldDesc, FixedWidthType } from '../types.js';
 import { SchemaMismatch } from '../errors.js';
 import type { Decoded, WriteOp } from './protocol.js';

@@ -8,13 +8,13 @@
  * one Arrow table (see assemble.ts). Abort terminates and replaces the busy workers;
  * workers whose wasm memory grew large are recycled after their job to give it back.
  */
-import { Table, type RecordBatch } from '../arrow-lib.js';
+import { Table, type RecordBatch } from '../arrow/lib.js';
 import type { BatchDesc } from '../types.js';
-import { abortReason } from '../abort.js';
+import { abortReason } from '../io/abort.js';
 import { closedError, DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
-import { isHttp } from '../http.js';
-import { lendRange, wholeBytes, type RangeReader, type Source } from '../source.js';
-import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm.js';
+import { isHttp } from '../io/http.js';
+import { lendRange, wholeBytes, type RangeReader, type Source } from '../io/source.js';
+import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm/instance.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
 import { isShared, toWire, wireJob, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
 
@@ -630,8 +630,8 @@ async function whyNot(url: URL): Promise<string> {
  * bundle and emit the worker themselves.
  */
 function browserWorker(url: URL | undefined): WorkerPort {
-  const w = url ? new Worker(url, { type: 'module' }) : new Worker(new URL('./worker-browser.js', import.meta.url), { type: 'module' });
-  const name = url ? url.href : "arrowsmith's pool worker (dist/pool/worker-browser.js, as your bundler emitted it)";
+  const w = url ? new Worker(url, { type: 'module' }) : new Worker(new URL('../worker/browser.js', import.meta.url), { type: 'module' });
+  const name = url ? url.href : "arrowsmith's pool worker (dist/worker/browser.js, as your bundler emitted it)";
   return {
     post: (m, transfer) => w.postMessage(m, (transfer ?? []) as Transferable[]),
     onMessage: (f) => void w.addEventListener('message', (e) => f(e.data)),

@@ -5,10 +5,10 @@
  * task has reported (phase 2). Without SharedArrayBuffer the worker sends the batch's
  * buffers back in phase 1 (transferred, not copied).
  */
-import type { FileIdentity, HttpPolicy } from '../http.js';
-import type { MsgpackDecodeOptions } from '../msgpack-options.js';
+import type { FileIdentity, HttpPolicy } from '../io/http.js';
+import type { MsgpackDecodeOptions } from '../wasm/msgpack-options.js';
 import type { BatchDesc, TsFileQuery } from '../types.js';
-import type { CompiledWasm, Format } from '../wasm.js';
+import type { CompiledWasm, Format } from '../wasm/instance.js';
 
 /** How a worker reaches a file's bytes without the main thread copying them per read. */
 export type FileRef =
@@ -34,7 +34,7 @@ export type Job =
        */
       given?: Given<Uint8Array>;
     }
-  /** `select`: a hyperslab as the wasm reader takes it (see `selectSpec` in hdf5.ts); then `start`/`count` are unused. */
+  /** `select`: a hyperslab as the wasm reader takes it (see `selectSpec` in formats/hdf5/select.ts); then `start`/`count` are unused. */
   | { kind: 'hdf5'; file: FileRef; path: string; start: number; count: number; maxReadBytes?: number; select?: number[] };
 
 /**

@@ -4,8 +4,8 @@
  * the boundary's type, which these options must satisfy).
  * docs/msgpack.md states the rule behind each option.
  */
-import { wasmCall } from './errors.js';
-import type { Glues } from './wasm.js';
+import { wasmCall } from '../errors.js';
+import type { Glues } from './instance.js';
 
 /** A built-in reading of an ext type (see `MsgpackOptions.extensions`). */
 export type ExtReading = 'timestamp-ms' | 'timestamp-ns' | 'binary' | 'struct' | 'undefined' | 'eventtime';

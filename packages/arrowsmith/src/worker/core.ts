@@ -5,14 +5,14 @@
  */
 import type { BatchDesc, ColumnDesc, WasmBatchHandle } from '../types.js';
 import { DecodeError, toDecodeError, wasmCall } from '../errors.js';
-import { Hdf5File } from '../hdf5.js';
-import { httpReader } from '../http.js';
-import { withConfig } from '../msgpack-options.js';
-import type { RangeReader } from '../source.js';
-import { TsFile } from '../tsfile.js';
-import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm.js';
+import { Hdf5File } from '../formats/hdf5/file.js';
+import { httpReader } from '../io/http.js';
+import { withConfig } from '../wasm/msgpack-options.js';
+import type { RangeReader } from '../io/source.js';
+import { TsFile } from '../formats/tsfile/file.js';
+import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm/instance.js';
 import { writeBits } from './bits.js';
-import { fromWire, type Decoded, type FileRef, type FromWorker, type ToWorker, type WasmMemory, type WireError, type WireJob, type WriteOp } from './protocol.js';
+import { fromWire, type Decoded, type FileRef, type FromWorker, type ToWorker, type WasmMemory, type WireError, type WireJob, type WriteOp } from '../pool/protocol.js';
 
 export interface Port {
   post(message: FromWorker, transfer?: Transferable[]): void;

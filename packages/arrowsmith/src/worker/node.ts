@@ -1,7 +1,7 @@
 /** Pool worker entry for Node (worker_threads). */
 import { parentPort } from 'node:worker_threads';
-import { serve } from './worker-core.js';
-import { useNodeFiles } from '../node-files.js';
+import { serve } from './core.js';
+import { useNodeFiles } from '../io/node-files.js';
 
 useNodeFiles();
 const port = parentPort!;

@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { columnsText, rowsText, schemaText } from './format.js';
-import { DecodeError, decodeMsgpack, openHdf5, openTsFile, simdActive, type Hdf5File, type TsFile, type TsFileQuery } from './node.js';
-import { isMsgpackContainer, sniff, type Format } from './sniff.js';
+import { DecodeError, decodeMsgpack, openHdf5, openTsFile, simdActive, type Hdf5File, type TsFile, type TsFileQuery } from '../node.js';
+import { isMsgpackContainer, sniff, type Format } from '../formats/sniff.js';
 
 const USAGE = `usage: arrowsmith <command> FILE [WHAT] [options]
 commands:
@@ -44,7 +44,7 @@ function count(v: string | undefined, name: string, def: number): number {
 }
 
 function version(): string {
-  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 async function main(argv: string[]): Promise<number> {

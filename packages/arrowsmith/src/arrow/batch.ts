@@ -35,9 +35,9 @@ import {
   Utf8,
   Vector,
   type Data,
-} from './arrow-lib.js';
-import type { BatchDesc, ColumnType, FieldDesc, ColumnDesc, WasmBatchHandle } from './types.js';
-import { ownedBytes, ownedCopy, type Loaded } from './wasm.js';
+} from './lib.js';
+import type { BatchDesc, ColumnType, FieldDesc, ColumnDesc, WasmBatchHandle } from '../types.js';
+import { ownedBytes, ownedCopy, type Loaded } from '../wasm/instance.js';
 
 type Bytes = (i: number) => Uint8Array;
 

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 // Node's platform hooks (uninitialised output copies, worker threads): time what a Node
 // user of the package gets.
-import './node.js';
-import { decodeWith } from './msgpack.js';
-import { wasmFile } from './wasm-files.js';
-import { standalone, type Build, type Format, type Loaded } from './wasm.js';
+import '../node.js';
+import { decodeWith } from '../formats/msgpack/decode.js';
+import { wasmFile } from '../wasm/files.js';
+import { standalone, type Build, type Format, type Loaded } from '../wasm/instance.js';
 
 /** An instance of one build of a format's module, of its own (benchmarks compare the builds side by side). @internal */
 export function instantiateVariant<F extends Format = 'msgpack'>(variant: Build, format: F = 'msgpack' as F): Loaded<F> {
@@ -98,7 +98,7 @@ async function msgpackContenders(bytes: Uint8Array): Promise<{ list: Contender[]
 }
 
 async function tsfileContenders(bytes: Uint8Array, what?: string): Promise<{ list: Contender[]; note?: string }> {
-  const { TsFile } = await import('./tsfile.js');
+  const { TsFile } = await import('../formats/tsfile/file.js');
   const list = builds('tsfile', async (w) => {
     await using f = await TsFile.openWith(w, bytes);
     const q = what ? (f.tables().some((t) => t.name === what) ? { table: what } : { devices: [what] }) : {};
@@ -118,7 +118,7 @@ interface JsfivePeer {
 }
 
 async function hdf5Contenders(bytes: Uint8Array, path: string): Promise<{ list: Contender[]; note?: string }> {
-  const { Hdf5File } = await import('./hdf5.js');
+  const { Hdf5File } = await import('../formats/hdf5/file.js');
   const list = builds('hdf5', async (w) => {
     await using f = await Hdf5File.openWith(w, bytes);
     return (await f.read(path)).numRows;

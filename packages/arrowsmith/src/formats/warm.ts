@@ -8,12 +8,12 @@
  * warm-up read waits for idle time (`requestIdleCallback` in browsers, an unref'd timer
  * elsewhere), so real work goes first; a failing warm-up read only ends that format's warm-up.
  */
-import { openHdf5 } from './hdf5.js';
-import { decodeMsgpack } from './msgpack.js';
-import { reserveOutput } from './arrow.js';
-import { openTsFile, TSFILE_OUTPUT_RESERVE, TSFILE_PIECE_MEMORY } from './tsfile.js';
-import type { Format } from './wasm.js';
-import { instanceAsync } from './wasm.js';
+import { openHdf5 } from './hdf5/file.js';
+import { decodeMsgpack } from './msgpack/decode.js';
+import { reserveOutput } from '../arrow/batch.js';
+import { openTsFile, TSFILE_OUTPUT_RESERVE, TSFILE_PIECE_MEMORY } from './tsfile/file.js';
+import type { Format } from '../wasm/instance.js';
+import { instanceAsync } from '../wasm/instance.js';
 
 /** Reads of each built-in input: enough for V8 to tier up the hot loops (bench/results/cold.md). */
 const READS = 12;

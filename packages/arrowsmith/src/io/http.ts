@@ -5,7 +5,7 @@
  * on every response, so a file replaced between two reads is an error (`changed`), never a
  * table mixing both versions. Every failure is an {@link HttpError} (a `DecodeError`).
  */
-import { DecodeError, type DecodeErrorCode } from './errors.js';
+import { DecodeError, type DecodeErrorCode } from '../errors.js';
 
 /** How URL sources are fetched (options of `openHdf5`/`openTsFile` for a URL). */
 export interface HttpOptions {

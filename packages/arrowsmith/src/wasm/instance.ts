@@ -7,12 +7,12 @@
  * Memory given back: wasm memory never shrinks, so after a read grew a module's memory
  * past `recycleBytes`, the next call of that format gets a fresh instance of the already
  * compiled module, and the old one is garbage once nothing uses it (open files move to the
- * fresh instance at their next operation, see filereader.ts).
+ * fresh instance at their next operation, see file/reader.ts).
  */
-import { isResponse } from './source.js';
-import { create as createHdf5, type Glue as Hdf5Glue } from '../wasm/arrowsmith_hdf5.js';
-import { create as createMsgpack, type Glue as MsgpackGlue } from '../wasm/arrowsmith_msgpack.js';
-import { create as createTsFile, type Glue as TsFileGlue } from '../wasm/arrowsmith_tsfile.js';
+import { isResponse } from '../io/source.js';
+import { create as createHdf5, type Glue as Hdf5Glue } from '../../wasm/arrowsmith_hdf5.js';
+import { create as createMsgpack, type Glue as MsgpackGlue } from '../../wasm/arrowsmith_msgpack.js';
+import { create as createTsFile, type Glue as TsFileGlue } from '../../wasm/arrowsmith_tsfile.js';
 
 /** The formats, one wasm module each. */
 export type Format = 'msgpack' | 'tsfile' | 'hdf5';

@@ -5,20 +5,20 @@
  * literal (no template strings) or bundlers stop seeing them. Functions, so that a URL is
  * only made for a module that is loaded.
  */
-import type { Build, Format } from './wasm.js';
+import type { Build, Format } from './instance.js';
 
 export const WASM_FILES: { [F in Format]: { [B in Build]: () => URL } } = {
   msgpack: {
-    simd: () => new URL('../wasm/arrowsmith_msgpack_simd.wasm', import.meta.url),
-    scalar: () => new URL('../wasm/arrowsmith_msgpack_scalar.wasm', import.meta.url),
+    simd: () => new URL('../../wasm/arrowsmith_msgpack_simd.wasm', import.meta.url),
+    scalar: () => new URL('../../wasm/arrowsmith_msgpack_scalar.wasm', import.meta.url),
   },
   tsfile: {
-    simd: () => new URL('../wasm/arrowsmith_tsfile_simd.wasm', import.meta.url),
-    scalar: () => new URL('../wasm/arrowsmith_tsfile_scalar.wasm', import.meta.url),
+    simd: () => new URL('../../wasm/arrowsmith_tsfile_simd.wasm', import.meta.url),
+    scalar: () => new URL('../../wasm/arrowsmith_tsfile_scalar.wasm', import.meta.url),
   },
   hdf5: {
-    simd: () => new URL('../wasm/arrowsmith_hdf5_simd.wasm', import.meta.url),
-    scalar: () => new URL('../wasm/arrowsmith_hdf5_scalar.wasm', import.meta.url),
+    simd: () => new URL('../../wasm/arrowsmith_hdf5_simd.wasm', import.meta.url),
+    scalar: () => new URL('../../wasm/arrowsmith_hdf5_scalar.wasm', import.meta.url),
   },
 };
 

@@ -4,7 +4,7 @@
  * Float16 columns (also inside lists and structs) become Float32, which holds every half
  * exactly. Every other type maps to a DuckDB type that holds its values (docs/api.md, "SQL").
  */
-import { type Data, type DataType, FixedSizeList, Field, Float32, List, makeData, Map_, RecordBatch, Schema, Struct } from './arrow-lib.js';
+import { type Data, type DataType, FixedSizeList, Field, Float32, List, makeData, Map_, RecordBatch, Schema, Struct } from './lib.js';
 
 /** Arrow's type ids (apache-arrow `Type`, the same numbers in every version). */
 const FLOAT = 3;

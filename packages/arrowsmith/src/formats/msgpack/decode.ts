@@ -1,15 +1,16 @@
 /** MessagePack → Arrow: whole buffers and streams of chunks. */
 import type { RecordBatch, Table } from 'apache-arrow';
-import { abortable, checkAborted } from './abort.js';
-import { toRecordBatch, toTable } from './arrow.js';
-import { SchemaMismatch, toDecodeError, wasmCall } from './errors.js';
-import type { Pool } from './pool/pool.js';
-import { guessCuts, isNumberArray } from './msgpack-cuts.js';
-import { decodeOptions, withConfig, type MsgpackDecodeOptions } from './msgpack-options.js';
-import { isShared, type Decoded, type Job } from './pool/protocol.js';
-import { byteChunks, bytesArg, readAll, type ByteInput, type BytesLike, type ChunkSource } from './source.js';
-import type { ReadOptions, WasmBatchHandle } from './types.js';
-import { instance, instanceAsync, type Loaded } from './wasm.js';
+import { abortable, checkAborted } from '../../io/abort.js';
+import { toRecordBatch, toTable } from '../../arrow/batch.js';
+import { toDecodeError, wasmCall } from '../../errors.js';
+import type { Pool } from '../../pool/pool.js';
+import { pooledOrThread, pooledTable } from '../read.js';
+import { guessCuts, isNumberArray } from './cuts.js';
+import { decodeOptions, withConfig, type MsgpackDecodeOptions } from '../../wasm/msgpack-options.js';
+import { isShared, type Decoded, type Job } from '../../pool/protocol.js';
+import { byteChunks, bytesArg, readAll, type ByteInput, type BytesLike, type ChunkSource } from '../../io/source.js';
+import type { ReadOptions, WasmBatchHandle } from '../../types.js';
+import { instance, instanceAsync, type Loaded } from '../../wasm/instance.js';
 
 export interface MsgpackOptions extends MsgpackDecodeOptions {
   /**
@@ -95,11 +96,8 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
   if (guess) {
     const jobs = guess.cuts.slice(1).map((b, i) => piece(guess.cuts[i]!, b, guess.inArray));
     const addsUp = (rs: Decoded[]) => guess.rows === undefined || rs.reduce((n, r) => n + r.desc.rows, 0) === guess.rows;
-    try {
-      return await pool.table(jobs, { signal, speculative: addsUp });
-    } catch (e) {
-      if (!(e instanceof SchemaMismatch)) throw e;
-    }
+    const t = await pooledTable(pool, jobs, { signal, speculative: addsUp });
+    if (t) return t;
   }
   let split: Float64Array;
   try {
@@ -111,14 +109,7 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
   const inArray = split[0] === 1;
   const jobs: Job[] = [];
   for (let i = 1; i + 2 < split.length; i += 3) jobs.push(piece(split[i]!, split[i + 1]!, inArray));
-  if (jobs.length > 1) {
-    try {
-      return await pool.table(jobs, { signal });
-    } catch (e) {
-      if (!(e instanceof SchemaMismatch)) throw e;
-    }
-  }
-  return decodeWith(w, bytes, rest);
+  return (await pooledOrThread(jobs.length > 1 ? pool : undefined, () => jobs, async () => decodeWith(w, bytes, rest), { signal }));
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Plain-text rendering of tables for the CLI: schema, column summaries and the first rows. */
-import { DataType, type Table, type Vector } from './arrow-lib.js';
-import { int64At } from './int64.js';
+import { DataType, type Table, type Vector } from '../arrow/lib.js';
+import { int64At } from '../arrow/int64.js';
 
 const UNIT_DIGITS = [0, 3, 6, 9]; // Arrow TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND
 

@@ -4,8 +4,8 @@
  * read-ahead size so neighbouring small reads are served together), hand it over and
  * call again. The same reader code thus serves memory, Blobs, URLs and files.
  */
-import { DecodeError, NeedBytes, toDecodeError } from './errors.js';
-import { lendRange, type RangeReader } from './source.js';
+import { DecodeError, NeedBytes, toDecodeError } from '../errors.js';
+import { lendRange, type RangeReader } from '../io/source.js';
 
 /** What a wasm file handle exposes for this loop. */
 export interface SupplyTarget {

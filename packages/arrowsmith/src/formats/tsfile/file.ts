@@ -1,15 +1,18 @@
 /** Apache TsFile → Arrow: open a file (memory, Blob or URL), browse it, read queries. */
-import { Table, type RecordBatch } from './arrow-lib.js';
-import { abortable, checkAborted } from './abort.js';
-import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from './arrow.js';
-import { FileReaderBase, ReusedBuffers, type OpenOptions } from './filereader.js';
-import { DecodeError, SchemaMismatch, wasmCall } from './errors.js';
-import { int64At } from './int64.js';
-import type { FileRef, Given, Job } from './pool/protocol.js';
-import { readAll, type ByteInput, type FileSource } from './source.js';
-import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from './types.js';
-import type { TsQueryOptions } from '../wasm/arrowsmith_tsfile.js';
-import { instanceAsync, type Glues, type Loaded } from './wasm.js';
+import { Table, type RecordBatch } from '../../arrow/lib.js';
+import { abortable, checkAborted } from '../../io/abort.js';
+import { type Copier, outputCopy, piecesTable, Slabs, toRecordBatch } from '../../arrow/batch.js';
+import { ReusedBuffers } from '../../file/fetch.js';
+import { FileCore } from '../../file/core.js';
+import { FileReaderBase, type OpenOptions } from '../../file/reader.js';
+import { pooledOrThread } from '../read.js';
+import { DecodeError, wasmCall } from '../../errors.js';
+import { int64At } from '../../arrow/int64.js';
+import type { FileRef, Given, Job } from '../../pool/protocol.js';
+import { readAll, type ByteInput, type FileSource } from '../../io/source.js';
+import type { ReadOptions, TimeValue, TsFileQuery, WasmBatchHandle } from '../../types.js';
+import type { TsQueryOptions } from '../../../wasm/arrowsmith_tsfile.js';
+import { instanceAsync, type Glues, type Loaded } from '../../wasm/instance.js';
 
 export interface TsFileColumn {
   name: string;
@@ -159,16 +162,7 @@ function deviceJob(file: FileRef, q: TsFileQuery & { mods?: Uint8Array }, device
 }
 
 export class TsFile extends FileReaderBase {
-  /** @internal */
-  protected override readonly format = 'TsFile';
-  /** @internal */
-  protected override get handle(): WasmTsFileReader {
-    return super.handle as WasmTsFileReader;
-  }
-  /** @internal */
-  protected override get wasm(): Loaded<'tsfile'> {
-    return super.wasm as Loaded<'tsfile'>;
-  }
+  readonly #core: FileCore<'tsfile', WasmTsFileReader>;
   #version = 0;
   #mods: Uint8Array | undefined;
   #spans = new Map<string, Promise<BigInt64Array>>();
@@ -186,29 +180,35 @@ export class TsFile extends FileReaderBase {
   static async openWith(wasm: Loaded<'tsfile'>, source: FileSource, options: TsFileOptions = {}): Promise<TsFile> {
     // An in-memory file is never copied into wasm whole: a read pulls the pages it decodes
     // (a Blob, URL or file gets the chunks its query plans from the index).
-    const make = (w: Loaded<'tsfile'>, size: number) => new w.glue.TsFileReader(size);
-    const p = await FileReaderBase.prepare(wasm, source, make, { who: 'openTsFile', format: 'TsFile', http: options });
-    const f = new TsFile(p);
-    return f.setUp(options, async () => {
+    const core = await FileCore.open(wasm, source, (w, size) => new w.glue.TsFileReader(size), { who: 'openTsFile', format: 'TsFile', http: options });
+    const f = new TsFile(core);
+    await core.setUp(options, async () => {
       // The head magic and the tail (footer, metadata, usually the index) in one go, instead
       // of discovering them one missing range at a time; kept across reads (every read plans
       // from the index).
-      const size = p.reader.size;
+      const size = core.reader.size;
       const tail = Math.max(4096, Math.min(TAIL_PREFETCH, Math.floor(size / 16)));
-      await f.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
-      f.#version = await f.openReader((h: WasmTsFileReader) => h.open(), options.signal);
+      await f.#core.keep([0, Math.min(size, 4096), Math.max(0, size - tail), size], options.signal);
+      f.#version = await core.openReader((h) => h.open(), options.signal);
       if (options.mods !== undefined) {
         const mods = await readAll(options.mods, 'openTsFile mods', options.signal);
         // Parsed once here so a broken deletion file fails the open, not the first read.
-        await f.call(() => new wasm.glue.TsQuery(undefined, mods).free());
+        await f.#core.call(() => new wasm.glue.TsQuery(undefined, mods).free());
         f.#mods = mods;
       }
     });
+    return f;
+  }
+
+  /** @internal */
+  private constructor(core: FileCore<'tsfile', WasmTsFileReader>) {
+    super(core);
+    this.#core = core;
   }
 
   /** Table schemas (table model, v4). */
   tables(): TsFileTable[] {
-    return JSON.parse(this.handle.tables());
+    return JSON.parse(this.#core.handle.tables());
   }
 
   schema(table: string): TsFileTable | undefined {
@@ -217,14 +217,14 @@ export class TsFile extends FileReaderBase {
 
   /** Devices, all or those of one table (a table the file does not hold is `not-found`). */
   devices(table?: string): TsFileDevice[] {
-    const all = JSON.parse(this.handle.devices(table)) as TsFileDevice[];
+    const all = JSON.parse(this.#core.handle.devices(table)) as TsFileDevice[];
     if (table !== undefined && all.length === 0 && !this.schema(table)) throw new DecodeError('TsFile', undefined, 'not-found', `table ${JSON.stringify(table)} is not in the file`);
     return all;
   }
 
   /** Every series: device path, measurement, type, encoding, compression, count, time range. */
   async timeseries(options: ReadOptions = {}): Promise<TsFileSeries[]> {
-    const raw = JSON.parse(await abortable(options.signal, () => this.op(() => this.call(() => this.handle.timeseries(), options.signal)))) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
+    const raw = JSON.parse(await abortable(options.signal, () => this.#core.op(() => this.#core.call(() => this.#core.handle.timeseries(), options.signal)))) as (Omit<TsFileSeries, 'start' | 'end'> & { start: string; end: string })[];
     return raw.map((s) => ({ ...s, start: BigInt(s.start), end: BigInt(s.end) }));
   }
 
@@ -236,25 +236,18 @@ export class TsFile extends FileReaderBase {
    */
   read(q: TsFileQuery = {}): Promise<Table> {
     return abortable(q.signal, async () => {
-      if (this.pooled) {
-        const jobs = await this.#jobs({ ...q, mods: this.#mods });
-        if (jobs) {
-          try {
-            return await this.pooled.pool.table(jobs, { signal: q.signal });
-          } catch (e) {
-            if (!(e instanceof SchemaMismatch)) throw e;
-          }
+      const thread = async () => {
+        const pieces = await this.#pieces(q);
+        if (pieces) {
+          const slabs = new Slabs(pieces.rows, pieces.groups.length);
+          const batches: RecordBatch[] = [];
+          for (const devices of pieces.groups) batches.push(await this.#readPiece({ ...q, devices }, slabs));
+          const t = piecesTable(batches);
+          if (t) return t;
         }
-      }
-      const pieces = await this.#pieces(q);
-      if (pieces) {
-        const slabs = new Slabs(pieces.rows, pieces.groups.length);
-        const batches: RecordBatch[] = [];
-        for (const devices of pieces.groups) batches.push(await this.#readPiece({ ...q, devices }, slabs));
-        const t = piecesTable(batches);
-        if (t) return t;
-      }
-      return new Table([await this.readBatch(q)]);
+        return new Table([await this.readBatch(q)]);
+      };
+      return pooledOrThread(this.#core.pooled?.pool, () => this.#jobs({ ...q, mods: this.#mods }), thread, { signal: q.signal });
     });
   }
 
@@ -265,8 +258,8 @@ export class TsFile extends FileReaderBase {
    * or error).
    */
   async #jobs(q: TsFileQuery & { mods?: Uint8Array }): Promise<Job[] | undefined> {
-    q = { ...q, maxReadBytes: this.readLimit(q.maxReadBytes) };
-    const { pool, ref } = this.pooled!;
+    q = { ...q, maxReadBytes: this.#core.readLimit(q.maxReadBytes) };
+    const { pool, ref } = this.#core.pooled!;
     if (q.limit !== undefined) return undefined;
     const devices = this.#selection(q)?.devices;
     if (!devices) return undefined;
@@ -349,7 +342,7 @@ export class TsFile extends FileReaderBase {
     }
     // The memory limit holds for the whole read: one over it is read in one go, which
     // fails with `too-large` as it would without pieces.
-    if (total * 8 * (1 + fields) > (this.readLimit(q.maxReadBytes) ?? DEFAULT_MAX_READ_BYTES)) return undefined;
+    if (total * 8 * (1 + fields) > (this.#core.readLimit(q.maxReadBytes) ?? DEFAULT_MAX_READ_BYTES)) return undefined;
     return groups.length > 1 ? { groups, rows: total } : undefined;
   }
 
@@ -360,10 +353,10 @@ export class TsFile extends FileReaderBase {
 
   /** A read's batch, its buffers copied out of wasm memory by the copier made for it. */
   #readCopied(q: TsFileQuery, copier: (h: WasmBatchHandle) => Copier, given?: Given<Uint8Array>): Promise<RecordBatch> {
-    return this.op(async () => {
+    return this.#core.op(async () => {
       const h = await this.readHandle(q, given);
       try {
-        return toRecordBatch(this.wasm, h, copier(h));
+        return toRecordBatch(this.#core.wasm, h, copier(h));
       } finally {
         h.free();
       }
@@ -377,7 +370,7 @@ export class TsFile extends FileReaderBase {
   #span(device: string): Promise<BigInt64Array> {
     let p = this.#spans.get(device);
     if (!p) {
-      p = this.op(() => this.call(() => this.handle.deviceSpan(device)).finally(() => this.release()));
+      p = this.#core.op(() => this.#core.call(() => this.#core.handle.deviceSpan(device)).finally(() => this.#core.release()));
       this.#spans.set(device, p);
       p.catch(() => this.#spans.delete(device));
     }
@@ -398,11 +391,11 @@ export class TsFile extends FileReaderBase {
     const rows = Math.floor(q.rows ?? tsfileBatchRows(this.#fieldCount(q)));
     const { rows: _, lend, ...query } = q;
     // On a pool when there are two windows or more (one device of many rows included).
-    if (this.pooled && q.limit === undefined && (devices.length > 1 || (devices.length === 1 && (await this.#windows(devices[0]!, q, rows)).length > 1))) {
+    if (this.#core.pooled && q.limit === undefined && (devices.length > 1 || (devices.length === 1 && (await this.#windows(devices[0]!, q, rows)).length > 1))) {
       // One job per device window on the pool, made as the pool takes them (a few ahead of
       // the consumer), yielded in order.
-      const { pool } = this.pooled;
-      const limited = { ...query, maxReadBytes: this.readLimit(q.maxReadBytes), mods: this.#mods };
+      const { pool } = this.#core.pooled;
+      const limited = { ...query, maxReadBytes: this.#core.readLimit(q.maxReadBytes), mods: this.#mods };
       // A window holding more rows than `rows` (times bunched up) is cut (zero-copy slices).
       // (Jobs come back in order: `done` counts those whose bytes no worker reads any more.)
       const done = { jobs: 0 };
@@ -416,15 +409,15 @@ export class TsFile extends FileReaderBase {
     // A Blob: each device's planned bytes read at once by its stream into a reused buffer,
     // the next device's read going out while this one decodes; each window copies the pages
     // it decodes from them.
-    const buffers = !this.byteHost && this.reader.fill ? new ReusedBuffers(false, 2) : undefined;
-    const device = buffers && this.#deviceBytes(devices, { ...query, maxReadBytes: this.readLimit(q.maxReadBytes) }, buffers, q.signal);
+    const buffers = !this.#core.byteHost && this.#core.reader.fill ? new ReusedBuffers(false, 2) : undefined;
+    const device = buffers && this.#deviceBytes(devices, { ...query, maxReadBytes: this.#core.readLimit(q.maxReadBytes) }, buffers, q.signal);
     try {
       for (let k = 0; k < devices.length; k++) {
         const d = devices[k]!;
         const given = device && (await device(k)).given;
         // Windows of one device share chunks: the bytes fetched for one window stay supplied
         // for the next (a Blob or URL source), up to HOLD_BYTES, instead of being fetched again.
-        this.#hold = !this.byteHost && !given;
+        this.#hold = !this.#core.byteHost && !given;
         for (const [a, b] of await this.#windows(d, q, rows)) {
           // A window goes on from the last time read, skipping the rows of that time already
           // yielded (`skip`): out-of-order chunk groups can hold a time more than once.
@@ -433,7 +426,7 @@ export class TsFile extends FileReaderBase {
           for (;;) {
             if (left <= 0) return;
             const want = Math.min(rows, left);
-            if (this.suppliedBytes > HOLD_BYTES) this.release();
+            if (this.#core.suppliedBytes > HOLD_BYTES) this.#core.release();
             const read = await abortable(q.signal, () => this.readBatch({ ...query, devices: [d], start: from, end: b, limit: want + skip }, given));
             const batch = skip > 0 ? read.slice(Math.min(skip, read.numRows)) : read;
             left -= batch.numRows;
@@ -444,12 +437,12 @@ export class TsFile extends FileReaderBase {
           }
         }
         this.#hold = false;
-        this.release();
+        this.#core.release();
         if (given) buffers!.give(given.bytes);
       }
     } finally {
       this.#hold = false;
-      this.release();
+      this.#core.release();
     }
   }
 
@@ -465,9 +458,9 @@ export class TsFile extends FileReaderBase {
    * from; without shared memory each window gets the ranges it plans to read, by transfer.
    */
   async *#windowJobs(devices: string[], q: TsFileBatchQuery, rows: number, limited: TsFileQuery & { mods?: Uint8Array }, done: { jobs: number }): AsyncGenerator<Job> {
-    const { pool, ref } = this.pooled!;
+    const { pool, ref } = this.#core.pooled!;
     // (A Blob workers cannot be sent, Node's file-backed ones, is read here all the same.)
-    const fetchHere = ref.kind === 'blob' || ref.kind === 'url' || this.reader.origin?.kind === 'blob';
+    const fetchHere = ref.kind === 'blob' || ref.kind === 'url' || this.#core.reader.origin?.kind === 'blob';
     if (!fetchHere) {
       for (const d of devices) for (const [a, b] of await this.#windows(d, q, rows)) yield deviceJob(ref, limited, d, a, b);
       return;
@@ -495,7 +488,7 @@ export class TsFile extends FileReaderBase {
       }
       // Without shared memory: each window gets the ranges it plans to read, by transfer.
       const windows = await this.#windows(d, q, rows);
-      const held = all && spanBytes(all) <= HOLD_BYTES ? await this.fetchOwned(all, q.signal) : undefined;
+      const held = all && spanBytes(all) <= HOLD_BYTES ? await this.#core.fetchOwned(all, q.signal) : undefined;
       for (let i = 0; i < windows.length; i++) {
         const [a, b] = windows[i]!;
         const mine = windows.length === 1 ? all : await this.#plan({ ...limited, devices: [d], start: a, end: b }, q.signal);
@@ -506,7 +499,7 @@ export class TsFile extends FileReaderBase {
           continue;
         }
         const last = i === windows.length - 1;
-        const bytes = (held && cut(all!, held, mine, last)) ?? (await this.fetchOwned(mine, q.signal));
+        const bytes = (held && cut(all!, held, mine, last)) ?? (await this.#core.fetchOwned(mine, q.signal));
         made++;
         yield deviceJob(ref, limited, d, a, b, { ranges: mine, bytes });
       }
@@ -525,7 +518,7 @@ export class TsFile extends FileReaderBase {
       const all = await this.#plan({ ...q, devices: [d] }, signal);
       if (!buffers || !all || spanBytes(all) > HOLD_BYTES) return { all };
       recycle();
-      return { all, given: await this.fetchGiven(all, buffers, signal) };
+      return { all, given: await this.#core.fetchGiven(all, buffers, signal) };
     };
     const started = new Map<number, Promise<Got>>();
     const start = (k: number) => {
@@ -546,13 +539,13 @@ export class TsFile extends FileReaderBase {
   /** The byte ranges (flat [start, end, ...]) a read plans to touch; undefined when planning fails. */
   async #plan(q: TsFileQuery, signal?: AbortSignal): Promise<number[] | undefined> {
     try {
-      return await this.op(async () => {
-        const query = wasmCall(() => new this.wasm.glue.TsQuery(wasmQuery(q)));
+      return await this.#core.op(async () => {
+        const query = wasmCall(() => new this.#core.wasm.glue.TsQuery(wasmQuery(q)));
         try {
-          return Array.from(await this.call(() => this.handle.plan(query), signal));
+          return Array.from(await this.#core.call(() => this.#core.handle.plan(query), signal));
         } finally {
           query.free();
-          this.release();
+          this.#core.release();
         }
       });
     } catch (e) {
@@ -605,17 +598,17 @@ export class TsFile extends FileReaderBase {
 
   /** The decoded batch still in wasm memory (pool workers write it out themselves). @internal */
   async readHandle(q: TsFileQuery & { mods?: Uint8Array }, given?: Given<Uint8Array>): Promise<WasmBatchHandle> {
-    const query = wasmCall(() => new this.wasm.glue.TsQuery(wasmQuery(q, this.readLimit(q.maxReadBytes)), q.mods ?? this.#mods));
+    const query = wasmCall(() => new this.#core.wasm.glue.TsQuery(wasmQuery(q, this.#core.readLimit(q.maxReadBytes)), q.mods ?? this.#mods));
     try {
       // A file in memory, or the bytes the main thread fetched for this read (a pool job's):
       // the reader pulls page by page, so a time slice copies a slice.
-      const host = this.byteHost ?? (given && this.givenHost(given.ranges, given.bytes));
-      if (host) return await this.call(() => this.handle.readFrom(query, host), q.signal);
-      await this.prefetch(await this.call(() => this.handle.plan(query), q.signal), q.signal);
-      return await this.call(() => this.handle.read(query), q.signal);
+      const host = this.#core.byteHost ?? (given && this.#core.givenHost(given.ranges, given.bytes));
+      if (host) return await this.#core.call(() => this.#core.handle.readFrom(query, host), q.signal);
+      await this.#core.prefetch(await this.#core.call(() => this.#core.handle.plan(query), q.signal), q.signal);
+      return await this.#core.call(() => this.#core.handle.read(query), q.signal);
     } finally {
       query.free();
-      if (!this.#hold) this.release();
+      if (!this.#hold) this.#core.release();
     }
   }
 }
