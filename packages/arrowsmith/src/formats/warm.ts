@@ -11,7 +11,8 @@
 import { openHdf5 } from './hdf5/file.js';
 import { decodeMsgpack } from './msgpack/decode.js';
 import { reserveOutput } from '../arrow/batch.js';
-import { openTsFile, TSFILE_OUTPUT_RESERVE, TSFILE_PIECE_MEMORY } from './tsfile/file.js';
+import { openTsFile } from './tsfile/file.js';
+import { TSFILE_OUTPUT_RESERVE, TSFILE_PIECE_MEMORY } from './tsfile/sizes.js';
 import type { Format } from '../wasm/instance.js';
 import { instanceAsync } from '../wasm/instance.js';
 
