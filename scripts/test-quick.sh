@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The inner loop (README, "Contributing"): the docs check, the Rust tests of the crates a change touches, the
+# The inner loop (README, "Contributing"): the docs and import-layer checks, the Rust tests of the crates a change touches, the
 # wasm modules of the formats it touches, the TS build, then vitest in Node on the SIMD build.
 # `npm test` stays the full run CI calls.
 #
@@ -36,6 +36,8 @@ formats=$(printf '%s\n' $formats | sort -u | tr '\n' ',' | sed 's/,$//')
 status=0
 say "docs (scripts/check-docs.mjs)"
 node scripts/check-docs.mjs || status=1
+say "TS import layers (scripts/check-imports.mjs)"
+node scripts/check-imports.mjs || status=1
 if [ -n "${crates// /}" ]; then
   pkgs=$(printf ' -p arrowsmith-%s' $crates)
   say "cargo test$pkgs"

@@ -34,6 +34,7 @@ gate "cargo clippy -D warnings (fuzz targets)" cargo clippy -q --manifest-path c
 gate "MSRV $msrv builds (cargo +$msrv check)" env CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q --workspace --all-targets
 gate "tsc over sources, tests, demo" tsc -p tsconfig.check.json
 gate "biome lint (import cycles and more)" biome lint
+gate "TS imports go down the layers (scripts/check-imports.mjs)" node scripts/check-imports.mjs
 gate "docs: every backticked path exists, no diary wording" node scripts/check-docs.mjs
 
 step "cargo test (native)"

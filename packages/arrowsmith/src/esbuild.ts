@@ -31,7 +31,7 @@ export interface EsbuildPlugin {
 }
 
 /** The package's modules that name files with `new URL(..., import.meta.url)`. */
-const NAMING = /[\\/]arrowsmith[\\/]dist[\\/](wasm[\\/]files|pool[\\/]pool)\.js$/;
+const NAMING = /[\\/]arrowsmith[\\/]dist[\\/](wasm[\\/]files|pool[\\/]workers)\.js$/;
 const SUFFIX = '?arrowsmith-file';
 const URL_LITERAL = /new URL\((['"])([^'"]+)\1,\s*import\.meta\.url\)/g;
 

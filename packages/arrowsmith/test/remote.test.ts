@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ByteCache } from '../src/io/http.js';
+import { ByteCache } from '../src/io/byte-cache.js';
 import { createPool, openHdf5, openTsFile } from '../src/node.js';
 import { FIXTURES } from './fixtures.js';
 import { workerUrl } from './pools.js';

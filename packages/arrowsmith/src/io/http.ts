@@ -6,6 +6,8 @@
  * table mixing both versions. Every failure is an {@link HttpError} (a `DecodeError`).
  */
 import { DecodeError, type DecodeErrorCode } from '../errors.js';
+import { ByteCache } from './byte-cache.js';
+import { describe, readBody, retryAfter, sleep } from './http-body.js';
 
 /** How URL sources are fetched (options of `openHdf5`/`openTsFile` for a URL). */
 export interface HttpOptions {
@@ -357,113 +359,5 @@ class Http {
 
   changed(at: number, why: string, status: number): HttpError {
     return this.error(at, 'changed', `the file changed since it was opened: ${why}`, { status });
-  }
-}
-
-/**
- * Read a body into one buffer: exactly `expect` bytes when given (a shorter body is
- * `short(got)`; a longer one is refused before it is buffered), else all of it.
- */
-async function readBody(res: Response, expect: number | undefined, short: (got: number) => Error): Promise<Uint8Array> {
-  if (!res.body) {
-    if (expect) throw short(0);
-    return new Uint8Array(0);
-  }
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  const out = expect !== undefined ? new Uint8Array(expect) : undefined;
-  let got = 0;
-  try {
-    for (;;) {
-      const step = await reader.read();
-      if (step.done) break;
-      const v = step.value;
-      if (out) {
-        if (got + v.length > out.length) throw new Error(`the response holds more than the ${expect} bytes asked for`);
-        out.set(v, got);
-      } else {
-        parts.push(v);
-      }
-      got += v.length;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  if (out) {
-    if (got < out.length) throw short(got);
-    return out;
-  }
-  const all = new Uint8Array(got);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
-}
-
-function describe(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e as { cause?: unknown }).cause;
-  const more = cause instanceof Error ? ` (${(cause as { code?: string }).code ?? cause.message})` : '';
-  return `${e.message}${more}`;
-}
-
-/** `Retry-After` in ms (seconds or an HTTP date), if given. */
-function retryAfter(h: string | null): number | undefined {
-  if (!h) return undefined;
-  if (/^\d+$/.test(h.trim())) return Number(h) * 1000;
-  const t = Date.parse(h);
-  return Number.isFinite(t) ? Math.max(0, t - Date.now()) : undefined;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const stop = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
-/**
- * Fetched ranges kept for re-use, bounded in bytes; the least recently used go first.
- * A read is served when one kept range covers it (reads repeat the same planned ranges).
- */
-export class ByteCache {
-  #segments: { start: number; bytes: Uint8Array }[] = [];
-  #total = 0;
-  constructor(readonly limit: number) {}
-
-  get(offset: number, length: number): Uint8Array | undefined {
-    const end = offset + length;
-    const parts = this.#segments.filter((s) => s.start < end && s.start + s.bytes.length > offset).sort((a, b) => a.start - b.start);
-    // Covered without a gap?
-    let at = offset;
-    for (const s of parts) if (s.start <= at) at = Math.max(at, s.start + s.bytes.length);
-    if (at < end) return undefined;
-    for (const s of parts) this.#segments.push(...this.#segments.splice(this.#segments.indexOf(s), 1));
-    const one = parts.find((s) => s.start <= offset && end <= s.start + s.bytes.length);
-    if (one) return one.bytes.subarray(offset - one.start, end - one.start);
-    const out = new Uint8Array(length);
-    for (const s of parts) {
-      const a = Math.max(offset, s.start);
-      const b = Math.min(end, s.start + s.bytes.length);
-      out.set(s.bytes.subarray(a - s.start, b - s.start), a - offset);
-    }
-    return out;
-  }
-
-  put(start: number, bytes: Uint8Array): void {
-    if (bytes.length > this.limit) return;
-    this.#segments.push({ start, bytes });
-    this.#total += bytes.length;
-    while (this.#total > this.limit) this.#total -= this.#segments.shift()!.bytes.length;
   }
 }

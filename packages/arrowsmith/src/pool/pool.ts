@@ -5,18 +5,20 @@
  * A pool of workers, each with its own instance of the module the main thread compiled
  * (compiled once, instantiated per worker). Decoders split their work into jobs at the
  * format's natural boundaries; the pool runs them, one per idle worker, and assembles
- * one Arrow table (see assemble.ts). Abort terminates and replaces the busy workers;
+ * one Arrow table (see assemble.ts); `workers.ts` keeps the workers. Abort terminates and replaces the busy workers;
  * workers whose wasm memory grew large are recycled after their job to give it back.
  */
 import { Table, type RecordBatch } from '../arrow/lib.js';
-import type { BatchDesc } from '../types.js';
-import { abortReason } from '../io/abort.js';
-import { closedError, DecodeError, SchemaMismatch, type DecodeErrorCode } from '../errors.js';
+import { closedError, DecodeError, SchemaMismatch } from '../errors.js';
 import { isHttp } from '../io/http.js';
-import { lendRange, wholeBytes, type RangeReader, type Source } from '../io/source.js';
-import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm/instance.js';
+import { wholeBytes, type Source } from '../io/source.js';
+import type { BatchDesc } from '../types.js';
+import { platform } from '../wasm/instance.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
-import { isShared, toWire, wireJob, type Decoded, type FileRef, type FromWorker, type Job, type ToWorker, type WasmMemory, type WireError } from './protocol.js';
+import { LentMemory } from './lent.js';
+import { isShared, type Decoded, type FileRef, type Job, type WasmMemory } from './protocol.js';
+import { Call, type Done } from './slot.js';
+import { Workers } from './workers.js';
 
 export interface PoolOptions {
   /** Number of workers. Default: logical cores. */
@@ -59,71 +61,6 @@ export interface PoolCallOptions {
   signal?: AbortSignal;
 }
 
-/** A job decoded by a worker (in shared-memory mode its batch is still held there). */
-interface Done {
-  slot: Slot;
-  id: number;
-  result: Decoded;
-}
-
-/** What waits for a worker's answer: a phase-1 task (the worker is busy until it answers) or a phase-2 write. */
-type Wait =
-  | { task: true; resolve: (d: Done) => void; reject: (e: unknown) => void }
-  | { task: false; resolve: (out: ArrayBuffer[]) => void; reject: (e: unknown) => void };
-
-class Slot {
-  /** The worker instantiated the module and answers. */
-  ready = false;
-  readonly started: Promise<void>;
-  #onReady!: () => void;
-  busy = false;
-  held = 0;
-  /** Wasm memory per format module, as last reported; `memory` is their sum. */
-  wasm: WasmMemory = {};
-  memory = 0;
-  /** The formats whose compiled module this worker was sent. */
-  readonly formats = new Set<Format>();
-  readonly waits = new Map<number, Wait>();
-  constructor(readonly port: WorkerPort) {
-    this.started = new Promise((resolve) => (this.#onReady = resolve));
-  }
-
-  markReady(): void {
-    this.ready = true;
-    this.#onReady();
-  }
-}
-
-
-
-interface Queued {
-  job: Job;
-  call: Call;
-  /** Write into shared buffers (two phases) rather than send the batch back; default: the pool's mode. */
-  shared?: boolean;
-  /** Memory the batch is written into when it fits (`batches()` lending, see `LentMemory`). */
-  lend?: SharedArrayBuffer;
-  resolve: (d: Done) => void;
-  reject: (e: unknown) => void;
-}
-
-class Call {
-  readonly slots = new Set<Slot>();
-  aborted?: unknown;
-  constructor(readonly signal?: AbortSignal) {}
-}
-
-function rebuild(e: WireError): Error {
-  if (e.decode) {
-    const d = e.decode;
-    // The worker's message, as it was worded there.
-    return Object.assign(new DecodeError(d.format, d.offset, d.code as DecodeErrorCode, '', d.bytesNeeded), { message: d.message });
-  }
-  const x = new Error(e.message);
-  x.name = e.name;
-  return x;
-}
-
 let nextFile = 1;
 
 export class Pool {
@@ -137,130 +74,22 @@ export class Pool {
   readonly sharesInput: boolean;
   /** See {@link PoolOptions.minJobBytes}. */
   readonly minJobBytes: number;
-  /** The worker script given (or Node's); undefined: the package's own browser worker. */
-  readonly #url?: URL;
-  /** The compiled module of each format jobs were queued for. */
-  readonly #modules = new Map<Format, WasmModule>();
-  readonly #recycle: number;
-  readonly #slots: Slot[] = [];
-  readonly #queue: Queued[] = [];
-  readonly #proxied = new Map<number, RangeReader>();
+  readonly #w: Workers;
   /**
    * Lent memory no job or consumer uses, kept for the next lending calls (2 × size + 2 at
    * most): workers hold a SharedArrayBuffer they were sent until their own next GC (V8
    * counts no pressure for it), so fresh pieces for every call would pile up there.
    */
   readonly #lendable: SharedArrayBuffer[] = [];
-  #next = 1;
-  #closed = false;
-  #recycled = 0;
-  #jobs = 0;
 
   /** Use `createPool`. @internal */
   constructor(options: PoolOptions & { size: number; workerUrl?: URL }) {
     this.size = options.size;
-    this.#url = options.workerUrl;
-    this.#recycle = options.recycleBytes ?? 512 * 1024 * 1024;
     const canShare = typeof SharedArrayBuffer !== 'undefined' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
     this.sharedMemory = (options.sharedMemory ?? false) && canShare;
     this.sharesInput = canShare;
     this.minJobBytes = Math.max(0, options.minJobBytes ?? 1024 * 1024);
-    for (let i = 0; i < this.size; i++) this.#slots.push(this.#start());
-  }
-
-  #start(): Slot {
-    const slot = new Slot(platform.startWorker && this.#url ? platform.startWorker(this.#url) : browserWorker(this.#url));
-    slot.port.onMessage((m) => this.#receive(slot, m as FromWorker));
-    slot.port.onFailure((e) => this.#replace(slot, e));
-    return slot;
-  }
-
-  #send(slot: Slot, m: ToWorker, transfer?: Transferable[]): void {
-    slot.port.post(m, transfer);
-    slot.port.keepAlive?.(slot.busy || slot.waits.size > 0);
-  }
-
-  /** Terminate a worker, fail what it was doing, and put a fresh one in its place. */
-  #replace(slot: Slot, why: unknown): void {
-    const i = this.#slots.indexOf(slot);
-    if (i < 0) return;
-    // A worker that fails before it is ready fails the pool's start, not a loop of restarts.
-    if (!slot.ready && this.#startFailure) return this.#startFailure(why);
-    // The slot leaves the pool and its jobs are taken before terminate(): Deno fires the
-    // worker's 'exit' inside terminate(), and that failure must find nothing left to do
-    // (else it rejects the jobs with the wrong error and starts a second replacement).
-    const waits = [...slot.waits.values()];
-    slot.waits.clear();
-    if (this.#closed) this.#slots.splice(i, 1);
-    else this.#slots[i] = this.#start();
-    slot.port.terminate();
-    for (const w of waits) w.reject(why);
-    if (!this.#closed) this.#pump();
-  }
-
-  #receive(slot: Slot, m: FromWorker): void {
-    if (m.type === 'read') return void this.#serveRead(slot, m);
-    this.#memory(slot, m.memory);
-    if (m.type === 'ready') {
-      slot.markReady();
-      return this.#pump();
-    }
-    const w = slot.waits.get(m.id);
-    slot.waits.delete(m.id);
-    if (w?.task) slot.busy = false;
-    if (m.type === 'decoded') {
-      if (!m.result.buffers) slot.held++;
-      if (w?.task) w.resolve({ slot, id: m.id, result: m.result });
-    } else if (m.type === 'written') {
-      slot.held--;
-      if (w && !w.task) w.resolve(m.out);
-    } else {
-      if (!w?.task) slot.held--;
-      w?.reject(rebuild(m.error));
-    }
-    slot.port.keepAlive?.(slot.busy || slot.waits.size > 0);
-    this.#pump();
-  }
-
-  async #serveRead(slot: Slot, m: Extract<FromWorker, { type: 'read' }>): Promise<void> {
-    const reader = this.#proxied.get(m.file);
-    try {
-      if (!reader) throw new Error('arrowsmith: the file was closed');
-      const b = await lendRange(reader, m.offset, m.length, undefined, (bytes) => bytes.slice());
-      slot.port.post({ type: 'bytes', req: m.req, bytes: toWire(b) } satisfies ToWorker, [b.buffer]);
-    } catch (e) {
-      slot.port.post({ type: 'bytes', req: m.req, error: e instanceof Error ? e.message : String(e) } satisfies ToWorker);
-    }
-  }
-
-  /** Start queued jobs on idle workers. */
-  #pump(): void {
-    for (const slot of this.#slots) {
-      if (slot.busy || !slot.ready) continue;
-      const q = this.#queue.shift();
-      if (!q) return;
-      const id = this.#next++;
-      this.#jobs++;
-      slot.busy = true;
-      q.call.slots.add(slot);
-      slot.waits.set(id, { resolve: q.resolve, reject: q.reject, task: true });
-      const format = q.job.kind;
-      if (!slot.formats.has(format)) {
-        // The compiled module of the job's format, once per worker (instantiated there).
-        const m = this.#modules.get(format)!;
-        slot.formats.add(format);
-        this.#send(slot, { type: 'module', format, module: m.module, simd: m.simd });
-      }
-      this.#send(slot, { type: 'task', id, job: wireJob(q.job), shared: q.shared ?? this.sharedMemory, lend: q.lend }, transferOf(q.job));
-    }
-  }
-
-  /** Phase 2: have a worker write a held batch into the shared buffers. */
-  #write(slot: Slot, m: Extract<ToWorker, { type: 'write' }>): Promise<ArrayBuffer[]> {
-    return new Promise((resolve, reject) => {
-      slot.waits.set(m.id, { resolve, reject, task: false });
-      this.#send(slot, m);
-    });
+    this.#w = new Workers(this.size, options.workerUrl, options.recycleBytes ?? 512 * 1024 * 1024, this.sharedMemory);
   }
 
   /**
@@ -279,24 +108,24 @@ export class Pool {
       speculative?: (results: Decoded[]) => boolean;
     } = {},
   ): Promise<Table> {
-    if (this.#closed) throw closedError('pool');
+    if (this.#w.closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
-    await this.#need(jobs);
+    await this.#w.need(jobs);
     const call = new Call(signal);
-    const onAbort = () => this.#abort(call, signal!, true);
+    const onAbort = () => this.#w.abort(call, signal!, true);
     signal?.addEventListener('abort', onAbort, { once: true });
     const decoded = jobs.map(
-      (job) => new Promise<Done>((resolve, reject) => this.#queue.push({ job, call, resolve, reject })),
+      (job) => new Promise<Done>((resolve, reject) => this.#w.queue.push({ job, call, resolve, reject })),
     );
-    this.#pump();
+    this.#w.pump();
     const settled = await Promise.allSettled(decoded);
     const done = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const dropAll = () => {
       for (const d of done) {
-        if (d.result.buffers || !this.#slots.includes(d.slot)) continue;
+        if (d.result.buffers || !this.#w.slots.includes(d.slot)) continue;
         d.slot.held--;
-        this.#send(d.slot, { type: 'drop', id: d.id });
+        this.#w.send(d.slot, { type: 'drop', id: d.id });
       }
     };
     try {
@@ -328,13 +157,13 @@ export class Pool {
         dropAll();
         throw e;
       }
-      const outs = await Promise.all(done.map((d, t) => this.#write(d.slot, { type: 'write', id: d.id, ops: l.ops[t]! })));
+      const outs = await Promise.all(done.map((d, t) => this.#w.write(d.slot, { type: 'write', id: d.id, ops: l.ops[t]! })));
       if (call.aborted !== undefined) throw call.aborted;
       outs.forEach((o, t) => placeOuts(l, t, o));
       return new Table([sharedBatch(l)]);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      this.#recycleLarge(call);
+      this.#w.recycleLarge(call);
     }
   }
 
@@ -350,13 +179,13 @@ export class Pool {
    * @internal used by the format readers.
    */
   async *batches(jobs: Iterable<Job> | AsyncIterable<Job>, options: PoolCallOptions & { rewrite?: (d: BatchDesc) => void; ahead?: number; lend?: boolean } = {}): AsyncGenerator<RecordBatch> {
-    if (this.#closed) throw closedError('pool');
+    if (this.#w.closed) throw closedError('pool');
     const { signal } = options;
     signal?.throwIfAborted();
     const source: AsyncIterator<Job> | Iterator<Job> = Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
     const ahead = Math.max(1, options.ahead ?? 2 * this.size);
     const call = new Call(signal);
-    const onAbort = () => this.#abort(call, signal!, false);
+    const onAbort = () => this.#w.abort(call, signal!, false);
     signal?.addEventListener('abort', onAbort, { once: true });
     // One entry per job taken (undefined once `jobs` is done), in job order.
     const pending: Promise<{ result: Decoded; lend?: SharedArrayBuffer } | undefined>[] = [];
@@ -372,11 +201,11 @@ export class Pool {
           ended = true;
           return undefined;
         }
-        await this.#need([next.value]);
+        await this.#w.need([next.value]);
         if (call.aborted !== undefined) throw call.aborted;
         const lend = lent?.take();
-        const done = new Promise<{ result: Decoded; lend?: SharedArrayBuffer }>((resolve, reject) => this.#queue.push({ job: next.value, call, shared: false, lend, resolve, reject }));
-        this.#pump();
+        const done = new Promise<{ result: Decoded; lend?: SharedArrayBuffer }>((resolve, reject) => this.#w.queue.push({ job: next.value, call, shared: false, lend, resolve, reject }));
+        this.#w.pump();
         return { done: done.then((d) => ({ ...d, lend })) };
       });
       taking = p.catch(() => {});
@@ -403,71 +232,16 @@ export class Pool {
       // Stopped early or failed: what is still queued is not wanted; running jobs finish
       // and their batches (transferred, nothing held in a worker) are dropped; the jobs
       // not taken yet are never made.
-      this.#dropQueued(call, new Error('arrowsmith: batches() was closed'));
+      this.#w.dropQueued(call, new Error('arrowsmith: batches() was closed'));
       lent?.done();
       if (!ended) void taking.then(() => source.return?.()).catch(() => {});
-      this.#recycleLarge(call);
+      this.#w.recycleLarge(call);
     }
-  }
-
-  /** The compiled modules the jobs' formats need (loaded on this thread first, as the readers did). */
-  async #need(jobs: Job[]): Promise<void> {
-    for (const format of new Set(jobs.map((j) => j.kind))) if (!this.#modules.has(format)) this.#modules.set(format, await load(format));
-  }
-
-  #memory(slot: Slot, m: WasmMemory): void {
-    slot.wasm = m;
-    slot.memory = FORMATS.reduce((sum, f) => sum + (m[f] ?? 0), 0);
-  }
-
-  /** Reject and remove the call's jobs still in the queue. */
-  #dropQueued(call: Call, why: unknown): void {
-    for (let i = this.#queue.length - 1; i >= 0; i--) {
-      if (this.#queue[i]!.call === call) this.#queue.splice(i, 1)[0]!.reject(why);
-    }
-  }
-
-  /**
-   * Abort a call: its queued jobs are dropped and the workers busy with it replaced (with
-   * `holding`, also those keeping decoded batches in shared-memory mode).
-   */
-  #abort(call: Call, signal: AbortSignal, holding: boolean): void {
-    call.aborted = abortReason(signal);
-    this.#dropQueued(call, call.aborted);
-    for (const slot of call.slots) if (slot.busy || (holding && slot.held > 0)) this.#replace(slot, call.aborted);
   }
 
   /** Resolves when every worker is ready; rejects (and closes the pool) when one is not in time. */
-  async started(timeoutMs = 30_000): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`arrowsmith: pool workers did not start within ${timeoutMs / 1000} s; is ${this.#url ?? 'the bundled worker'} the arrowsmith pool worker script (arrowsmith/pool-worker.js)?`)),
-        timeoutMs,
-      );
-    });
-    const failed = new Promise<never>((_, reject) => (this.#startFailure = reject));
-    try {
-      await Promise.race([Promise.all(this.#slots.map((s) => s.started)), late, failed]);
-    } catch (e) {
-      this.close();
-      throw e;
-    } finally {
-      clearTimeout(timer);
-      this.#startFailure = undefined;
-    }
-  }
-
-  #startFailure?: (e: unknown) => void;
-
-  /** Give wasm memory back: replace idle workers that grew past the limit. */
-  #recycleLarge(call: Call): void {
-    for (const slot of call.slots) {
-      if (!slot.busy && slot.held === 0 && slot.waits.size === 0 && slot.memory > this.#recycle) {
-        this.#recycled++;
-        this.#replace(slot, undefined);
-      }
-    }
+  started(timeoutMs = 30_000): Promise<void> {
+    return this.#w.started(timeoutMs);
   }
 
   /**
@@ -475,15 +249,7 @@ export class Pool {
    * queued, workers running a job now, workers recycled and jobs taken so far.
    */
   stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; running: number; recycled: number; jobs: number } {
-    return {
-      workers: this.#slots.length,
-      wasmBytes: this.#slots.map((s) => s.memory),
-      wasm: this.#slots.map((s) => ({ ...s.wasm })),
-      queued: this.#queue.length,
-      running: this.#slots.filter((s) => s.busy).length,
-      recycled: this.#recycled,
-      jobs: this.#jobs,
-    };
+    return this.#w.stats();
   }
 
   /**
@@ -493,7 +259,7 @@ export class Pool {
    * @internal
    */
   pieces(bytes: number, most: number): number {
-    if (this.#closed) throw closedError('pool');
+    if (this.#w.closed) throw closedError('pool');
     return bytes >= 2 * this.minJobBytes ? most : 1;
   }
 
@@ -504,7 +270,7 @@ export class Pool {
    * @internal
    */
   fileRef(reader: Source, format: string): FileRef {
-    if (this.#closed) throw closedError('pool');
+    if (this.#w.closed) throw closedError('pool');
     const id = nextFile++;
     const bytes = wholeBytes(reader);
     if (bytes && this.sharesInput) {
@@ -517,22 +283,20 @@ export class Pool {
     if (o?.kind === 'blob' && postable(o.blob)) return { id, kind: 'blob', blob: o.blob };
     if (o?.kind === 'url' && isHttp(reader)) return { id, kind: 'url', url: o.url, format, identity: reader.identity, policy: reader.policy };
     if (o?.kind === 'path') return { id, kind: 'path', path: o.path };
-    this.#proxied.set(id, reader);
+    this.#w.proxied.set(id, reader);
     return { id, kind: 'proxy', size: reader.size };
   }
 
   /** The file is closed: workers drop their readers of it. @internal */
   forget(ref: FileRef): void {
-    this.#proxied.delete(ref.id);
-    if (this.#closed) return;
-    for (const slot of this.#slots) this.#send(slot, { type: 'forget', file: ref.id });
+    this.#w.proxied.delete(ref.id);
+    if (this.#w.closed) return;
+    for (const slot of this.#w.slots) this.#w.send(slot, { type: 'forget', file: ref.id });
   }
 
   /** Terminate every worker; pending calls reject. */
   close(): void {
-    this.#closed = true;
-    for (const q of this.#queue.splice(0)) q.reject(new Error('arrowsmith: the pool was closed'));
-    for (const slot of [...this.#slots]) this.#replace(slot, new Error('arrowsmith: the pool was closed'));
+    this.#w.close();
   }
 
   /** `using pool = await createPool()` closes it at the end of the block. */
@@ -546,55 +310,6 @@ export class Pool {
   }
 }
 
-/**
- * The shared memory a `batches()` call lends its batches in: pieces as large as the largest
- * batch so far needs (its buffers and their alignment, a sixteenth more), at most `most` of
- * them, each given to one job at a time and taken back once the consumer moved past its
- * batch; none before a first batch came back (the worker then sends its buffers, as it does
- * when a batch outgrows its piece). Pieces come from the pool's `spare` ones when large
- * enough, and those no job or consumer may still touch go back there when the call ends
- * (one a job was writing when the consumer stopped, or the consumer's last batch, is dropped).
- */
-class LentMemory {
-  #size = 0;
-  #made = 0;
-  readonly #free: SharedArrayBuffer[] = [];
-  constructor(
-    readonly most: number,
-    readonly spare: SharedArrayBuffer[],
-  ) {}
-
-  /** A piece for the next job, or undefined (no size yet, or all pieces in use). */
-  take(): SharedArrayBuffer | undefined {
-    if (this.#size === 0) return undefined;
-    while (this.#free.length) {
-      const m = this.#free.pop()!;
-      if (m.byteLength >= this.#size) return m;
-      this.#made--; // too small since: dropped
-    }
-    if (this.#made >= this.most) return undefined;
-    this.#made++;
-    const i = this.spare.findIndex((m) => m.byteLength >= this.#size);
-    return i >= 0 ? this.spare.splice(i, 1)[0]! : new SharedArrayBuffer(this.#size);
-  }
-
-  /** The call ended: its free pieces go back to the pool (the largest kept, up to `most`). */
-  done(): void {
-    this.spare.push(...this.#free.splice(0));
-    this.spare.sort((a, b) => b.byteLength - a.byteLength).splice(this.most);
-  }
-
-  /** A batch came back: the size pieces need from now on. */
-  saw(r: Decoded): void {
-    const need = r.lens.reduce((n, len) => n + len + 7, 0);
-    if (need > this.#size) this.#size = Math.ceil((need + need / 16) / 65536) * 65536;
-  }
-
-  give(m: SharedArrayBuffer): void {
-    this.#free.push(m);
-  }
-}
-
 /** Whether a Blob can be posted to a worker (Node's file-backed Blobs, from `fs.openAsBlob`, cannot: their workers ask this thread for bytes). */
 function postable(blob: Blob): boolean {
   try {
@@ -603,49 +318,6 @@ function postable(blob: Blob): boolean {
   } catch {
     return false;
   }
-}
-
-/** A job's bytes (MessagePack pieces, TsFile ranges given) travel by transfer when they own their buffer. */
-function transferOf(job: Job): Transferable[] | undefined {
-  const bytes = job.kind === 'msgpack' ? job.bytes : job.kind === 'tsfile' ? job.given?.bytes : undefined;
-  const b = bytes?.buffer;
-  return b instanceof ArrayBuffer && bytes!.byteLength === b.byteLength ? [b] : undefined;
-}
-
-/** What a worker script that failed to start answers when asked (status, type, first bytes). */
-async function whyNot(url: URL): Promise<string> {
-  try {
-    const r = await fetch(url);
-    const type = r.headers.get('content-type') ?? 'no content type';
-    const head = (await r.text()).slice(0, 60).replace(/\s+/g, ' ');
-    return `HTTP ${r.status}, ${type}, starting ${JSON.stringify(head)}`;
-  } catch (e) {
-    return `fetching it fails too: ${(e as Error)?.message ?? e}`;
-  }
-}
-
-/**
- * A module Web Worker running the pool's worker script. The default is written as one
- * literal `new Worker(new URL(...), { type: 'module' })` so that bundlers (Vite, webpack)
- * bundle and emit the worker themselves.
- */
-function browserWorker(url: URL | undefined): WorkerPort {
-  const w = url ? new Worker(url, { type: 'module' }) : new Worker(new URL('../worker/browser.js', import.meta.url), { type: 'module' });
-  const name = url ? url.href : "arrowsmith's pool worker (dist/worker/browser.js, as your bundler emitted it)";
-  return {
-    post: (m, transfer) => w.postMessage(m, (transfer ?? []) as Transferable[]),
-    onMessage: (f) => void w.addEventListener('message', (e) => f(e.data)),
-    onFailure: (f) =>
-      void w.addEventListener('error', (e) => {
-        // A script that threw says where; one that never loaded is a bare Event.
-        const ev = e as ErrorEvent;
-        if (ev.message) return f(new Error(`arrowsmith: pool worker ${name} failed: ${ev.message}${ev.filename ? ` (${ev.filename}:${ev.lineno})` : ''}`, { cause: ev.error }));
-        const plain = `arrowsmith: pool worker ${name} failed to load (a 404, a wrong MIME type, a bundler that did not emit it, or a Content-Security-Policy)`;
-        if (!url) return f(new Error(plain));
-        void whyNot(url).then((why) => f(new Error(`${plain}: ${why}`)));
-      }),
-    terminate: () => w.terminate(),
-  };
 }
 
 /**

@@ -9,7 +9,8 @@
  * compiled module, and the old one is garbage once nothing uses it (open files move to the
  * fresh instance at their next operation, see file/reader.ts).
  */
-import { isResponse } from '../io/source.js';
+import { compileModule, type WasmSource } from './compile.js';
+import { checks } from './probe.js';
 import { create as createHdf5, type Glue as Hdf5Glue } from '../../wasm/arrowsmith_hdf5.js';
 import { create as createMsgpack, type Glue as MsgpackGlue } from '../../wasm/arrowsmith_msgpack.js';
 import { create as createTsFile, type Glue as TsFileGlue } from '../../wasm/arrowsmith_tsfile.js';
@@ -21,14 +22,7 @@ export const FORMATS: readonly Format[] = ['msgpack', 'tsfile', 'hdf5'];
 /** The two builds of every module. */
 export type Build = 'simd' | 'scalar';
 
-/**
- * `WebAssembly.Module` where the environment's types declare it (typed this way so that
- * the package's types compile without the DOM lib).
- */
-export type CompiledWasm = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
-
-/** A .wasm to load: bytes, a URL, a Response, or a compiled module. */
-export type WasmSource = ArrayBuffer | ArrayBufferView | URL | string | Response | Promise<Response> | CompiledWasm;
+export type { CompiledWasm, WasmSource } from './compile.js';
 
 export interface InitOptions {
   /** Force the SIMD (`true`) or scalar (`false`) builds. Default: detect. */
@@ -329,115 +323,4 @@ export function standalone<F extends Format>(format: F, module: WebAssembly.Modu
 /** Bytes of wasm memory each format's current instance holds on this thread (0: not loaded). */
 export function memory(): Record<Format, number> {
   return { msgpack: loaded('msgpack')?.memoryBytes() ?? 0, tsfile: loaded('tsfile')?.memoryBytes() ?? 0, hdf5: loaded('hdf5')?.memoryBytes() ?? 0 };
-}
-
-// ---- correctness checks ----
-
-function checks(format: Format, glue: Glues[Format], memory: WebAssembly.Memory): boolean {
-  try {
-    if (!glue.simdCheck()) return false;
-    return format !== 'msgpack' || msgpackProbe(glue as MsgpackGlue, memory);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * MessagePack's own kernels: a buffer that exercises them (a fixint run, a float64 run, a
- * uint16 run) compared with values computed here in JS.
- */
-function msgpackProbe(glue: MsgpackGlue, memory: WebAssembly.Memory): boolean {
-  const ints = Array.from({ length: 40 }, (_, i) => ((i * 37) % 160) - 32); // -32..127
-  const floats = [1.5, -2.25, 1e300, -0.0, Math.PI, 6.02e23];
-  const u16 = [256, 1000, 65535, 300, 40000];
-  const bytes: number[] = [];
-  const n = ints.length + floats.length + u16.length;
-  bytes.push(0xdc, n >> 8, n & 0xff);
-  for (const v of ints) bytes.push(v & 0xff);
-  const dv = new DataView(new ArrayBuffer(8));
-  for (const f of floats) {
-    dv.setFloat64(0, f);
-    bytes.push(0xcb, ...new Uint8Array(dv.buffer));
-  }
-  for (const v of u16) bytes.push(0xcd, v >> 8, v & 0xff);
-  const config = new glue.MsgpackConfig(undefined);
-  let b: ReturnType<MsgpackGlue['decodeMsgpack']>;
-  try {
-    b = glue.decodeMsgpack(new Uint8Array(bytes), config);
-  } finally {
-    config.free();
-  }
-  try {
-    const schema = JSON.parse(b.schema());
-    const bufs = b.buffers();
-    const col = schema.fields[0].col;
-    if (col.type !== 'float64') return false;
-    const ptr = bufs[col.buffers[0] * 2]!;
-    const got = new Float64Array(memory.buffer.slice(ptr, ptr + n * 8));
-    const want = [...ints, ...floats, ...u16];
-    return want.every((w, i) => Object.is(w, got[i]));
-  } finally {
-    b.free();
-  }
-}
-
-// ---- compiling, with errors that say what came back ----
-
-const MAGIC = [0x00, 0x61, 0x73, 0x6d];
-
-function hasMagic(b: Uint8Array): boolean {
-  return MAGIC.every((x, i) => b[i] === x);
-}
-
-/** What came back instead of a wasm module: its first bytes as text (or hex when binary). */
-function describeBytes(b: Uint8Array): string {
-  if (b.length === 0) return 'an empty body';
-  const head = b.subarray(0, 64);
-  const printable = head.every((c) => c === 9 || c === 10 || c === 13 || (c >= 32 && c < 127) || c >= 128);
-  const text = printable ? JSON.stringify(new TextDecoder().decode(head).replace(/\s+/g, ' ')) : Array.from(head.subarray(0, 16), (c) => c.toString(16).padStart(2, '0')).join(' ');
-  return `${b.length} bytes starting ${text}${b.length > head.length && printable ? '…' : ''}`;
-}
-
-function notWasm(what: string, where: string, detail: string): Error {
-  return new Error(
-    `arrowsmith: ${what} from ${where} is not a wasm module: ${detail}. ` +
-      'Serve the package\'s wasm/ files as they are (with a bundler they are emitted for you), or point init({ baseUrl }) at a folder holding them.',
-  );
-}
-
-/** Compile a wasm source, streaming where the server allows; a wrong answer names the URL, status and what came back. @internal */
-export async function compileModule(src: WasmSource, what: string): Promise<WebAssembly.Module> {
-  const s = await src;
-  if (s instanceof WebAssembly.Module) return s;
-  if (s instanceof ArrayBuffer || ArrayBuffer.isView(s)) {
-    const b = s instanceof ArrayBuffer ? new Uint8Array(s) : new Uint8Array(s.buffer, s.byteOffset, s.byteLength);
-    if (!hasMagic(b)) throw notWasm(what, 'the bytes given', describeBytes(b));
-    return WebAssembly.compile(b as BufferSource);
-  }
-  let res: Response;
-  if (isResponse(s)) res = s;
-  else {
-    const url = String(s);
-    try {
-      res = await fetch(url);
-    } catch (e) {
-      throw new Error(`arrowsmith: could not fetch ${what} from ${url}: ${(e as Error)?.message ?? e}`, { cause: e });
-    }
-  }
-  const where = res.url || String(isResponse(s) ? 'a Response' : s);
-  const type = res.headers.get('content-type') ?? '';
-  if (!res.ok) {
-    const body = new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
-    throw notWasm(what, where, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${type ? `, ${type}` : ''}, ${describeBytes(body)}`);
-  }
-  if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
-    try {
-      return await WebAssembly.compileStreaming(res);
-    } catch (e) {
-      throw new Error(`arrowsmith: ${what} from ${where} (HTTP ${res.status}, ${type}) did not compile: ${(e as Error)?.message ?? e}`, { cause: e });
-    }
-  }
-  const body = new Uint8Array(await res.arrayBuffer());
-  if (!hasMagic(body)) throw notWasm(what, where, `HTTP ${res.status}${type ? `, ${type}` : ''}, ${describeBytes(body)}`);
-  return WebAssembly.compile(body as BufferSource);
 }
