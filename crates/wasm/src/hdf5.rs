@@ -1,11 +1,13 @@
 //! HDF5 exports: a sans-I/O reader (list, info, attributes, plans, reads).
 
 use crate::batch::{batch, hdf5_batch, js_error, DecodedBatch};
+use crate::hdf5_rows::Rows;
 use crate::hdf5_virtual::{info_json, JsSources};
 use crate::host::{not_open, ranges, with_host, ByteHost};
 use crate::json;
+use crate::options::bad;
 use arrowsmith_core::{Batch, Bump, Column, Field, RangeCache};
-use arrowsmith_hdf5::{Hdf5File, Select, Window, DEFAULT_MAX_READ_BYTES};
+use arrowsmith_hdf5::{Hdf5File, DEFAULT_MAX_READ_BYTES};
 use wasm_bindgen::prelude::*;
 
 /// An HDF5 file read through a sans-I/O cache: JS supplies byte ranges on request.
@@ -48,14 +50,16 @@ impl Hdf5Reader {
         Ok(())
     }
 
-    /// Set the memory limit of the next read (`max`: bytes, default 1 GiB).
-    fn limit(&mut self, max: Option<f64>) -> Result<(), JsValue> {
+    /// The read `options` asks for (`Hdf5RowsOptions`), the file's memory limit set to its
+    /// own (every read verb sets it: no read inherits another's).
+    fn rows(&mut self, options: JsValue) -> Result<Rows, JsValue> {
+        let rows = Rows::new(options).map_err(js_error)?;
         let f = self
             .file
             .as_mut()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        f.max_read_bytes = max.map_or(DEFAULT_MAX_READ_BYTES, |m| m as u64);
-        Ok(())
+        f.max_read_bytes = rows.max_read_bytes.unwrap_or(DEFAULT_MAX_READ_BYTES);
+        Ok(rows)
     }
 
     fn file(&self) -> Result<&Hdf5File, JsValue> {
@@ -113,22 +117,6 @@ impl Hdf5Reader {
             .collect())
     }
 
-    /// The byte ranges `read` with the same arguments touches (see `Hdf5File::plan`).
-    pub fn plan(
-        &mut self,
-        path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
-        select: Option<Vec<f64>>,
-    ) -> Result<Vec<f64>, JsValue> {
-        self.limit(max_read_bytes)?;
-        let f = self.file()?;
-        f.plan_window(&self.cache, path, &window(start, count, select))
-            .map(extents)
-            .map_err(js_error)
-    }
-
     /// The file ranges `[start0, end0, ...]` whose bytes, in order, are the values `read`
     /// would return for these rows (see `Hdf5File::direct_ranges`); empty when the rows
     /// must be decoded by `read`.
@@ -136,31 +124,26 @@ impl Hdf5Reader {
     pub fn direct_ranges(
         &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
     ) -> Result<Vec<f64>, JsValue> {
-        self.limit(max_read_bytes)?;
+        let (start, count) = self.rows(rows)?.span().map_err(js_error)?;
         let f = self.file()?;
-        f.direct_ranges(&self.cache, path, start as u64, count.map(|c| c as u64))
+        f.direct_ranges(&self.cache, path, start, count)
             .map(|r| extents(r.unwrap_or_default()))
             .map_err(js_error)
     }
 
-    /// Rows `start..start+count` of a dataset (all rows when count is absent), or with
-    /// `select` a hyperslab (see [`window`]), needing at most `max_read_bytes` (default
-    /// 1 GiB) or failing with `too-large`.
+    /// Rows `start..start+count` of a dataset (all rows when count is absent), or a
+    /// hyperslab (`select`), needing at most `maxReadBytes` (default 1 GiB) or failing with
+    /// `too-large`.
     pub fn read(
         &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
-        select: Option<Vec<f64>>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
     ) -> Result<DecodedBatch, JsValue> {
-        self.limit(max_read_bytes)?;
+        let w = self.rows(rows)?.window;
         let f = self.file()?;
-        f.read_window(&self.cache, path, &window(start, count, select))
+        f.read_window(&self.cache, path, &w)
             .map(hdf5_batch)
             .map_err(js_error)
     }
@@ -170,15 +153,14 @@ impl Hdf5Reader {
     /// `[{"file", "offset", "length"}]`; `""` for any other dataset.
     #[wasm_bindgen(js_name = externalRanges)]
     pub fn external_ranges(
-        &self,
+        &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        select: Option<Vec<f64>>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
     ) -> Result<String, JsValue> {
+        let w = self.rows(rows)?.window;
         Ok(self
             .file()?
-            .external_ranges_window(&self.cache, path, &window(start, count, select))
+            .external_ranges_window(&self.cache, path, &w)
             .map_err(js_error)?
             .map_or_else(String::new, |p| json::external_pieces(&p)))
     }
@@ -189,15 +171,12 @@ impl Hdf5Reader {
     pub fn read_external(
         &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
         raw: &[u8],
-        select: Option<Vec<f64>>,
     ) -> Result<DecodedBatch, JsValue> {
-        self.limit(max_read_bytes)?;
+        let w = self.rows(rows)?.window;
         let f = self.file()?;
-        f.read_external_window(&self.cache, path, &window(start, count, select), raw)
+        f.read_external_window(&self.cache, path, &w, raw)
             .map(hdf5_batch)
             .map_err(js_error)
     }
@@ -208,18 +187,14 @@ impl Hdf5Reader {
     pub fn read_from(
         &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
         host: &ByteHost,
-        select: Option<Vec<f64>>,
     ) -> Result<DecodedBatch, JsValue> {
-        self.limit(max_read_bytes)?;
+        let w = self.rows(rows)?.window;
         let f = self
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        let w = window(start, count, select);
         with_host(&self.cache, &mut self.arena, host, |src| {
             f.read_window(src, path, &w)
         })
@@ -283,18 +258,14 @@ impl Hdf5Reader {
     pub fn read_virtual(
         &mut self,
         path: &str,
-        start: f64,
-        count: Option<f64>,
-        max_read_bytes: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
         host: Option<ByteHost>,
-        select: Option<Vec<f64>>,
     ) -> Result<Option<DecodedBatch>, JsValue> {
-        self.limit(max_read_bytes)?;
+        let w = self.rows(rows)?.window;
         let f = self
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        let w = window(start, count, select);
         let sources = &self.sources;
         sources.begin();
         let read =
@@ -325,56 +296,28 @@ impl Hdf5Reader {
     pub fn read_raw_rows(
         &mut self,
         path: &str,
-        start: f64,
-        count: f64,
-        max_read_bytes: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "Hdf5RowsOptions")] rows: JsValue,
         host: Option<ByteHost>,
     ) -> Result<Vec<u8>, JsValue> {
-        self.limit(max_read_bytes)?;
+        let (start, count) = self.rows(rows)?.span().map_err(js_error)?;
         let f = self
             .file
             .as_ref()
             .ok_or_else(|| not_open(arrowsmith_core::Format::Hdf5))?;
-        let read = |src: &dyn arrowsmith_core::ByteSource| {
-            f.read_raw_rows(src, path, start as u64, count as u64)
-        };
+        let count = count.ok_or_else(|| {
+            js_error(bad(
+                arrowsmith_core::Format::Hdf5,
+                "count",
+                "a number of rows",
+                "absent",
+            ))
+        })?;
+        let read = |src: &dyn arrowsmith_core::ByteSource| f.read_raw_rows(src, path, start, count);
         match &host {
             Some(h) => with_host(&self.cache, &mut self.arena, h, |src| read(src)),
             None => read(&self.cache),
         }
         .map_err(js_error)
-    }
-}
-
-/// What a read covers: rows `start..start+count`, or with `select` a hyperslab given as
-/// `[start, count, step]` per dimension (the TS layer has checked them: integers, none
-/// negative), where a count of -1 is the index `start` (the dimension is dropped) and -2
-/// the whole dimension.
-fn window(start: f64, count: Option<f64>, select: Option<Vec<f64>>) -> Window {
-    match select {
-        None => Window::Rows {
-            start: start as u64,
-            count: count.map(|c| c as u64),
-        },
-        Some(v) => Window::Select(
-            v.chunks(3)
-                .map(|t| match *t {
-                    [i, -1.0, _] => Select::Index(i as u64),
-                    [_, -2.0, _] => Select::All,
-                    [s, c, st] => Select::Range {
-                        start: s as u64,
-                        count: c as u64,
-                        step: st as u64,
-                    },
-                    // A short triple: a step of 0, refused as `argument`.
-                    _ => Select::Range {
-                        start: 0,
-                        count: 0,
-                        step: 0,
-                    },
-                })
-                .collect(),
-        ),
     }
 }
 

@@ -15,6 +15,8 @@ mod json;
 #[cfg(feature = "hdf5")]
 pub mod hdf5;
 #[cfg(feature = "hdf5")]
+mod hdf5_rows;
+#[cfg(feature = "hdf5")]
 mod hdf5_virtual;
 #[cfg(feature = "msgpack")]
 pub mod msgpack;

@@ -152,6 +152,44 @@ impl Fields {
             .transpose()
     }
 
+    /// A whole-number option from 0 to 2^53 (a row index or count, a number of bytes).
+    pub fn whole(&self, name: &str) -> Result<Option<u64>, DecodeError> {
+        self.number(name)?
+            .map(|v| {
+                if v.fract() == 0.0 && (0.0..=9007199254740992.0).contains(&v) {
+                    Ok(v as u64)
+                } else {
+                    Err(bad(
+                        self.format,
+                        name,
+                        "a whole number from 0 to 2^53",
+                        &number(v),
+                    ))
+                }
+            })
+            .transpose()
+    }
+
+    /// An array of numbers.
+    pub fn numbers(&self, name: &str) -> Result<Option<Vec<f64>>, DecodeError> {
+        self.get(name)
+            .map(|v| {
+                let wrong = || self.wrong(name, "an array of numbers", &v);
+                let len = reflect_get(&v, &JsValue::from_str("length"))
+                    .as_f64()
+                    .filter(|_| v.is_object())
+                    .ok_or_else(wrong)?;
+                (0..len as u32)
+                    .map(|i| {
+                        reflect_get(&v, &JsValue::from(i))
+                            .as_f64()
+                            .ok_or_else(wrong)
+                    })
+                    .collect()
+            })
+            .transpose()
+    }
+
     /// A 64-bit integer option: a bigint, or a number that is a safe integer.
     pub fn int64(&self, name: &str) -> Result<Option<i64>, DecodeError> {
         self.get(name)

@@ -102,7 +102,7 @@ function dictionaryBatch(Ctor: new (o: object) => Batch<unknown>, options: objec
 }
 
 function batchOf(data: Data, type: FType, cx: Context): Batch<unknown> {
-  const Ctor = batchType(type, cx.options) as unknown as new (o: object) => Batch<unknown>;
+  const Ctor: new (o: object) => Batch<unknown> = batchType(type, cx.options);
   const { length, nullCount, offset } = data;
   const validity = nullCount > 0 && data.nullBitmap?.length ? bits(data.nullBitmap, offset, length) : undefined;
   const base = { length, nullCount, type, validity };
@@ -170,7 +170,7 @@ function dictionaryColumn(chunks: Data[], type: FType, cx: Context): Column<unkn
     chunks.map((d) => {
       const m = maps.get(d.dictionary!)!;
       const keys = d.values as Int32Array;
-      const Ctor = batchType(type, cx.options) as unknown as new (o: object) => Batch<unknown>;
+      const Ctor: new (o: object) => Batch<unknown> = batchType(type, cx.options);
       const validity = d.nullCount > 0 && d.nullBitmap?.length ? bits(d.nullBitmap, d.offset, d.length) : undefined;
       const same = m.every((k, i) => k === i);
       // A null's key may be anything: it maps to 0.

@@ -8,6 +8,9 @@ import type { Table, Vector } from '../arrow/lib.js';
 import type { Hdf5File, Hdf5Type } from '../formats/hdf5/file.js';
 import type { Hdf5Select } from '../types.js';
 
+/** Writing through the index signature every typed array has (numbers or bigints, by its kind). */
+type Indexed = { [i: number]: unknown };
+
 type Typed = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 
 /** A value this provider cannot give exactly: an enum value no label names, a null where h5web expects a number. */
@@ -38,7 +41,7 @@ function numbers(leaf: Vector, t: DType): Typed {
   const big = out instanceof BigInt64Array || out instanceof BigUint64Array;
   for (let i = 0; i < leaf.length; i++) {
     const v = leaf.get(i) as number | bigint;
-    (out as unknown as (number | bigint)[])[i] = big ? BigInt(v) : Number(v);
+    (out as Indexed)[i] = big ? BigInt(v) : Number(v);
   }
   return out;
 }
@@ -116,7 +119,7 @@ function element(x: unknown, t: DType, ht: Hdf5Type, json: boolean): unknown {
       if (t.base.class === DTypeClass.Integer || t.base.class === DTypeClass.Float) {
         const C = arrayClass(t.base);
         const out = new C(items.length);
-        items.forEach((y, k) => ((out as unknown as unknown[])[k] = element(y, t.base, base, false)));
+        items.forEach((y, k) => ((out as Indexed)[k] = element(y, t.base, base, false)));
         return json ? [...out].map(Number) : out;
       }
       return items.map((y) => element(y, t.base, base, json));
@@ -198,7 +201,7 @@ function values(cols: Vector[], t: DType, ht: Hdf5Type, names: string[], dims: r
       const big = out instanceof BigInt64Array || out instanceof BigUint64Array;
       keys.forEach((k, i) => {
         if (k === null) throw unrepresentable(`element ${i} holds a value no label of the enum names`);
-        (out as unknown as (number | bigint)[])[i] = big ? BigInt(byKey[k]!) : byKey[k]!;
+        (out as Indexed)[i] = big ? BigInt(byKey[k]!) : byKey[k]!;
       });
       return json ? [...out].map(Number) : out;
     }

@@ -1,5 +1,6 @@
 /** Pool worker entry for browsers (a module Web Worker). */
 import { serve } from './core.js';
 
-const scope = globalThis as unknown as { postMessage(m: unknown, t?: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
+// A worker's global scope posts without a target origin (the DOM lib types `globalThis` as a window).
+const scope = globalThis as typeof globalThis & { postMessage(m: unknown, t?: Transferable[]): void };
 serve({ post: (m, t) => scope.postMessage(m, t ?? []), onMessage: (f) => void (scope.onmessage = (e) => f(e.data)) });

@@ -8,7 +8,7 @@ import type { RecordBatch } from '../../arrow/lib.js';
 import { abortable } from '../../io/abort.js';
 import { wholeBytes } from '../../io/source.js';
 import type { Job } from '../../pool/protocol.js';
-import { rowBytes, type Hdf5Reads } from './core.js';
+import { rowBytes, window, type Hdf5Reads } from './core.js';
 import { directBatches, directPlan } from './direct.js';
 import { BATCH_BYTES, batchRows } from './jobs.js';
 import { firstKept, narrowed, resultShape, selectSpec, withShape } from './select.js';
@@ -61,7 +61,7 @@ export async function* datasetBatches(f: BatchFile, path: string, info: Hdf5Data
     yield* each((start, count) => f.readBatch(path, start, count, options));
     return;
   }
-  for await (const h of core.sequence(ranges.length, (i) => core.handle.read(path, ranges[i]![0], ranges[i]![1], max), options.signal)) yield core.batch(h);
+  for await (const h of core.sequence(ranges.length, (i) => core.handle.read(path, window(ranges[i]![0], ranges[i]![1], max)), options.signal)) yield core.batch(h);
 }
 
 /** `batches` of a selection: its first kept dimension in pieces of `rows`. */

@@ -2,6 +2,7 @@
 import type { RecordBatch } from '../../arrow/lib.js';
 import type { FileCore } from '../../file/core.js';
 import type { FileReadOptions } from '../../types.js';
+import type { Hdf5RowsOptions } from '../../../wasm/arrowsmith_hdf5.js';
 import type { Glues } from '../../wasm/instance.js';
 import type { Hdf5DatasetInfo } from './types.js';
 
@@ -10,6 +11,11 @@ export type WasmHdf5Reader = InstanceType<Glues['hdf5']['Hdf5Reader']>;
 
 /** An open HDF5 file's core (`file/core.ts`). */
 export type Hdf5Core = FileCore<'hdf5', WasmHdf5Reader>;
+
+/** What a wasm read covers (one options object): rows `start..start+count` or a selection, and its memory limit. */
+export function window(start: number, count: number | undefined, maxReadBytes: number | undefined, select?: number[]): Hdf5RowsOptions {
+  return { start, count, maxReadBytes, select: select && Float64Array.from(select) };
+}
 
 /** External links followed from one file to the next before giving up (a cycle of files). */
 export const MAX_LINKED_DEPTH = 16;

@@ -7,7 +7,7 @@ import { assemble } from '../../arrow/batch.js';
 import type { RecordBatch } from '../../arrow/lib.js';
 import { abortable } from '../../io/abort.js';
 import type { BatchDesc, ColumnDesc } from '../../types.js';
-import type { Hdf5Reads } from './core.js';
+import { window, type Hdf5Reads } from './core.js';
 
 /** Batches fetched ahead of the consumer: at most this many... */
 const AHEAD_BATCHES = 4;
@@ -33,7 +33,7 @@ function sized(c: ColumnDesc, rows: number): ColumnDesc {
 /** The file ranges [start, end, ...] holding rows `start..start+count` as Arrow values (empty: they need decoding). */
 function directRanges(f: Hdf5Reads, path: string, start: number, count: number, max: number | undefined, signal?: AbortSignal): Promise<Float64Array> {
   const { core } = f;
-  return core.op(() => core.call(() => core.handle.directRanges(path, start, count, max), signal).finally(() => core.release()));
+  return core.op(() => core.call(() => core.handle.directRanges(path, window(start, count, max)), signal).finally(() => core.release()));
 }
 
 /** How a dataset's batches are read directly: the first batch's ranges and the column's description. */
@@ -50,7 +50,7 @@ export async function directPlan(f: Hdf5Reads, path: string, [start, count]: [nu
   const { core } = f;
   const first = await directRanges(f, path, start, count, max, signal);
   if (first.length === 0) return undefined;
-  const h = await core.op(() => core.call(() => core.handle.read(path, 0, 0, max), signal));
+  const h = await core.op(() => core.call(() => core.handle.read(path, window(0, 0, max)), signal));
   let desc: BatchDesc;
   try {
     desc = JSON.parse(h.schema()) as BatchDesc;

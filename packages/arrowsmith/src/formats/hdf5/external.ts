@@ -6,7 +6,7 @@
 import { DecodeError } from '../../errors.js';
 import { toRangeReader, type Source } from '../../io/source.js';
 import type { WasmBatchHandle } from '../../types.js';
-import type { Hdf5Core } from './core.js';
+import { window, type Hdf5Core } from './core.js';
 import type { Hdf5Options } from './types.js';
 
 export class ExternalStorage {
@@ -17,8 +17,8 @@ export class ExternalStorage {
 
   /** Rows `start..start+count` (or a selection) of `path`, its pieces read from their files. */
   async read(core: Hdf5Core, path: string, start: number, count: number | undefined, max: number | undefined, signal?: AbortSignal, select?: number[]): Promise<WasmBatchHandle> {
-    const sel = select && Float64Array.from(select);
-    const json = await core.call(() => core.handle.externalRanges(path, start, count, sel), signal);
+    const r = window(start, count, max, select);
+    const json = await core.call(() => core.handle.externalRanges(path, r), signal);
     const pieces = JSON.parse(json) as { file: string; offset: number; length: number }[];
     const raw = new Uint8Array(pieces.reduce((a, p) => a + p.length, 0));
     let at = 0;
@@ -28,7 +28,7 @@ export class ExternalStorage {
       if (n > 0) raw.set(await r.read(p.offset, n, signal), at);
       at += p.length;
     }
-    return core.call(() => core.handle.readExternal(path, start, count, max, raw, sel), signal);
+    return core.call(() => core.handle.readExternal(path, r, raw), signal);
   }
 
   #file(path: string, name: string): Promise<Source> {

@@ -10,7 +10,7 @@ import { instanceAsync, type Loaded } from '../../wasm/instance.js';
 import { pooledOrThread } from '../read.js';
 import { attrColumns, attrValues } from './attrs.js';
 import { datasetBatches, type BatchFile } from './batches.js';
-import { MAX_LINKED_DEPTH, type Hdf5Core } from './core.js';
+import { MAX_LINKED_DEPTH, window, type Hdf5Core } from './core.js';
 import { ExternalStorage } from './external.js';
 import { rowJobs, selectJobs } from './jobs.js';
 import { resultShape, selectSpec, tableWithShape, argument } from './select.js';
@@ -247,11 +247,11 @@ export class Hdf5File extends FileReaderBase {
     try {
       if (this.#storage && this.#external(await this.#info(path))) return await this.#storage.read(core, path, start, count, max, signal, select);
       const host = core.byteHost;
-      const sel = select && Float64Array.from(select);
-      if (host) return await core.call(() => core.handle.readFrom(path, start, count, max, host, sel), signal);
+      const r = window(start, count, max, select);
+      if (host) return await core.call(() => core.handle.readFrom(path, r, host), signal);
       // A read asks for what it misses, one coalesced range at a time (all missing chunks of
       // the selection, then their heap collections), and is repeated until it decodes.
-      return await core.call(() => core.handle.read(path, start, count, max, sel), signal);
+      return await core.call(() => core.handle.read(path, r), signal);
     } finally {
       core.release();
     }

@@ -9,7 +9,7 @@ import type { RecordBatch } from '../../arrow/lib.js';
 import { DecodeError } from '../../errors.js';
 import { abortable } from '../../io/abort.js';
 import type { FileReadOptions } from '../../types.js';
-import { MAX_LINKED_DEPTH, type Hdf5Core } from './core.js';
+import { MAX_LINKED_DEPTH, window, type Hdf5Core } from './core.js';
 import type { Hdf5Options } from './types.js';
 
 /** What a virtual dataset's read asks of a source in another file: its shape and type, or rows of it. */
@@ -43,7 +43,7 @@ export function virtualBatch(f: VirtualFile, path: string, start: number, count:
     try {
       for (let round = 0; round < VIRTUAL_ROUNDS; round++) {
         const host = core.byteHost;
-        const h = await core.call(() => core.handle.readVirtual(path, start, count, max, host, select && Float64Array.from(select)), signal);
+        const h = await core.call(() => core.handle.readVirtual(path, window(start, count, max, select), host), signal);
         if (h) return core.batch(h);
         const needs = JSON.parse(core.handle.virtualNeeds()) as SourceNeed[];
         for (const n of needs) await supplySource(f, path, n, max, signal);
@@ -78,7 +78,7 @@ async function supplySource(f: VirtualFile, path: string, n: SourceNeed, max: nu
   const bytes = await other.op(async () => {
     try {
       const host = other.byteHost;
-      return await other.call(() => other.handle.readRawRows(n.dataset, start, count, max, host), signal);
+      return await other.call(() => other.handle.readRawRows(n.dataset, window(start, count, max), host), signal);
     } finally {
       other.release();
     }
