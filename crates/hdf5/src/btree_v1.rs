@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use arrowsmith_core::Result;
 
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::io::{invalid, UNDEF};
 
 /// One stored chunk: element coordinates of its first element, address, stored size, mask.

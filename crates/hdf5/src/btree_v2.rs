@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use arrowsmith_core::Result;
 
 use crate::checksum;
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::io::{invalid, limit_enc_size, Cur, UNDEF};
 
 pub struct BTreeV2Header {

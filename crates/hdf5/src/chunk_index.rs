@@ -6,7 +6,7 @@ use arrowsmith_core::Result;
 use crate::btree_v1::{self, ChunkRec};
 use crate::btree_v2;
 use crate::checksum;
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::hyperslab::Slab;
 use crate::io::{invalid, le_uint, unsupported, Cur, UNDEF};
 use crate::layout::ChunkIndexKind;

@@ -10,14 +10,14 @@ use crate::btree_v1::ChunkRec;
 use crate::chunk_cache::{self, CHUNK_CACHE_BYTES};
 use crate::chunk_copy::{copy_block, Block};
 use crate::chunk_index::{self, ChunkGeom};
-use crate::ctx::Ctx;
-use crate::dataset::Dataset;
+use crate::file::ctx::Ctx;
+use crate::file::dataset::Dataset;
+use crate::file::limits::too_large;
 use crate::file::Hdf5File;
 use crate::filters;
 use crate::hyperslab::Slab;
 use crate::io::invalid;
 use crate::layout::ChunkIndexKind;
-use crate::limits::too_large;
 
 /// Ask the host for every range of `spans` (absolute offset, length) not loaded yet at
 /// once: one `NeedBytes` for a coalesced span of neighbouring missing ranges (gaps under

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use arrowsmith_core::{simd, Bitmap, Buffer, Column, DataType, Field, Result};
 
 use crate::datatype::Datatype;
+use crate::file::schema::fixed_size_list;
 use crate::io::le_uint;
-use crate::schema::fixed_size_list;
 use crate::vlen::VlReader;
 
 /// Utf8 when the bytes are valid UTF-8 per value, else Binary (nothing is lossy-replaced).

@@ -4,7 +4,7 @@
 use arrowsmith_core::Result;
 
 use crate::checksum;
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::io::{invalid, le_uint, unsupported, Cur, UNDEF};
 
 pub struct FractalHeap {

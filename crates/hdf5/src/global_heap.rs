@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use arrowsmith_core::Result;
 
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::io::{invalid, le_uint};
 
 pub struct Collection<'a> {

@@ -3,7 +3,7 @@
 
 use arrowsmith_core::Result;
 
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{invalid, Cur, UNDEF};
 use crate::local_heap::LocalHeap;

@@ -27,20 +27,8 @@
 
 #![warn(missing_docs)]
 
-// The file and its operations, one concept each.
-mod attribute;
-mod ctx;
-mod dataset;
-mod describe;
-mod external_storage;
+// The file and its verbs (file/: one concept per child).
 mod file;
-mod limits;
-mod list;
-mod path;
-mod plan;
-mod read;
-mod schema;
-mod walk;
 // The selection's bytes (a hyperslab): contiguous, compact or chunked (decoded chunks kept for
 // the next window).
 mod chunk_cache;
@@ -76,11 +64,11 @@ mod vlen;
 // Chunk filters; public for the `filters` and `inflate` fuzz targets.
 pub mod filters;
 
-pub use dataset::DatasetInfo;
-pub use describe::{AttributeInfo, Description, FilterInfo, TypeInfo};
+pub use file::dataset::DatasetInfo;
+pub use file::describe::{AttributeInfo, Description, FilterInfo, TypeInfo};
+pub use file::limits::DEFAULT_MAX_READ_BYTES;
+pub use file::list::{Entry, EntryKind, Link};
+pub use file::walk::dataset_paths;
 pub use file::Hdf5File;
 pub use hyperslab::{result_shape, Select, Window};
-pub use limits::DEFAULT_MAX_READ_BYTES;
-pub use list::{Entry, EntryKind, Link};
 pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};
-pub use walk::dataset_paths;

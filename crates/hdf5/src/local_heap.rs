@@ -2,7 +2,7 @@
 
 use arrowsmith_core::Result;
 
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::io::{invalid, Cur};
 
 pub struct LocalHeap<'a> {

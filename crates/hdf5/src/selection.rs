@@ -7,13 +7,13 @@ use arrowsmith_core::Result;
 
 use crate::chunk_copy::{copy_block, Block};
 use crate::chunked::ask_missing;
-use crate::ctx::Ctx;
-use crate::dataset::Dataset;
+use crate::file::ctx::Ctx;
+use crate::file::dataset::Dataset;
+use crate::file::limits::too_large;
 use crate::file::Hdf5File;
 use crate::hyperslab::Slab;
 use crate::io::{self, invalid, UNDEF};
 use crate::layout::Layout;
-use crate::limits::too_large;
 
 /// The selection's size in bytes, within the read limit.
 pub(crate) fn selection_bytes(ds: &Dataset, sel: &Slab, max: u64) -> Result<u64> {

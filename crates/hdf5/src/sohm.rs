@@ -8,7 +8,7 @@
 use arrowsmith_core::Result;
 
 use crate::checksum;
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{invalid, unsupported, Cur, UNDEF};
 use crate::object_header::{

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 
 use arrowsmith_core::{Bitmap, Buffer, Column, DataType, DecodeError, Field, Format, Result};
 
-use crate::ctx::Ctx;
 use crate::datatype::Datatype;
 use crate::decode::{decode, utf8_or_binary};
+use crate::file::ctx::Ctx;
 use crate::global_heap::{Collection, GcolCache};
 use crate::io::{invalid, le_uint};
 use crate::vl_cells::{Cell, Cells};
@@ -261,7 +261,7 @@ impl<'a, 'c> VlReader<'a, 'c> {
                 MAX_VALUES.min(self.budget),
                 "the variable-length payloads",
             );
-            e.message.push_str(crate::limits::TOO_LARGE_ADVICE);
+            e.message.push_str(crate::file::limits::TOO_LARGE_ADVICE);
             return Err(e);
         }
         if !self.once {

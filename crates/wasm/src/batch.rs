@@ -4,10 +4,14 @@ use arrowsmith_core::describe::{describe, push_str_json};
 use arrowsmith_core::{Batch, DecodeError};
 use wasm_bindgen::prelude::*;
 
-/// A decoded batch living in wasm memory until JS frees it.
+/// A decoded batch living in wasm memory until JS frees it, described once (its JSON schema
+/// and buffer addresses: JS asks for both).
 #[wasm_bindgen]
 pub struct DecodedBatch {
     batch: Batch,
+    json: String,
+    /// `[ptr0, len0, ...]`: the buffers stay where they are while the batch lives.
+    buffers: Vec<u32>,
     /// Give the byte buffers back for the next read's output when freed (HDF5 reads, the
     /// ones that take recycled buffers; see `arrowsmith_core::recycle`).
     recycle: bool,
@@ -17,17 +21,13 @@ pub struct DecodedBatch {
 impl DecodedBatch {
     /// JSON schema; each column names its buffers by index into `buffers()`.
     pub fn schema(&self) -> String {
-        describe(&self.batch).json
+        self.json.clone()
     }
 
     /// `[ptr0, len0, ptr1, len1, ...]` into wasm memory, valid until this handle is freed
     /// or the next call that may grow memory.
     pub fn buffers(&self) -> Vec<u32> {
-        describe(&self.batch)
-            .buffers
-            .iter()
-            .flat_map(|b| [b.as_ptr() as u32, b.len() as u32])
-            .collect()
+        self.buffers.clone()
     }
 
     #[wasm_bindgen(js_name = numRows)]
@@ -47,17 +47,26 @@ impl Drop for DecodedBatch {
 }
 
 pub fn batch(b: Batch) -> DecodedBatch {
-    DecodedBatch {
-        batch: b,
-        recycle: false,
-    }
+    held(b, false)
 }
 
 /// A batch of an HDF5 read, whose byte buffers are recycled.
 pub fn hdf5_batch(b: Batch) -> DecodedBatch {
+    held(b, true)
+}
+
+fn held(batch: Batch, recycle: bool) -> DecodedBatch {
+    let d = describe(&batch);
+    let buffers = d
+        .buffers
+        .iter()
+        .flat_map(|b| [b.as_ptr() as u32, b.len() as u32])
+        .collect();
     DecodedBatch {
-        batch: b,
-        recycle: true,
+        json: d.json,
+        buffers,
+        batch,
+        recycle,
     }
 }
 

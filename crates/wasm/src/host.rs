@@ -47,7 +47,7 @@ pub fn with_host<R>(
         host.read_into(off as f64, dst.as_mut_ptr() as u32, dst.len() as u32)
             .is_ok()
     };
-    // SAFETY: the JS host (`ByteHost.readInto`, filereader.ts) copies all `len` bytes or
+    // SAFETY: the JS host (`ByteHost.readInto`, packages/arrowsmith/src/file/hosts.ts) copies all `len` bytes or
     // throws; a throw is `Err` here, so `true` means every byte of `dst` was written.
     #[allow(unsafe_code)]
     let source = unsafe { HostSource::new(kept, arena, &fetch) };

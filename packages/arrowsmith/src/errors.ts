@@ -50,7 +50,7 @@ function headline(format: string, code: DecodeErrorCode, message: string, offset
 
 /**
  * The readers' internal signal "fetch bytes offset..offset+length and call again" (the
- * sans-I/O loop in sansio.ts answers it). Never reaches users.
+ * sans-I/O loop in file/supply.ts answers it). Never reaches users.
  */
 export class NeedBytes extends Error {
   constructor(

@@ -6,7 +6,7 @@ use arrowsmith_core::Result;
 
 use super::select::{Dim, Selection, UNLIMITED};
 use crate::checksum;
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::global_heap::{Collection, GcolCache};
 use crate::io::{invalid, unsupported, Cur};
 

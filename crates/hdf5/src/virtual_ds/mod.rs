@@ -14,13 +14,13 @@ use std::collections::HashMap;
 
 use arrowsmith_core::{Batch, ByteSource, DecodeError, ErrorCode, Result};
 
-use crate::ctx::Ctx;
-use crate::dataset::Dataset;
+use crate::file::ctx::Ctx;
+use crate::file::dataset::Dataset;
+use crate::file::limits::too_large;
 use crate::file::Hdf5File;
 use crate::hyperslab::{Slab, Window};
 use crate::io::{invalid, unsupported};
 use crate::layout::Layout;
-use crate::limits::too_large;
 use crate::selection::{bounding_rows, from_rows, selection_bytes};
 pub(crate) use mapping::load as mappings;
 use mapping::{dims_of, pos, Geometry, Piece};

@@ -67,7 +67,7 @@ const WARM: Record<Format, Warmer> = {
         f.close();
       }
     },
-    // A whole read holds one piece of output in wasm memory at a time (tsfile.ts): the
+    // A whole read holds one piece of output in wasm memory at a time (tsfile/pieces.ts): the
     // module's memory grows by that much now and its pages are written (a supplied buffer
     // of zeros, then freed to the allocator), so the first read reuses them instead of
     // faulting fresh pages in.

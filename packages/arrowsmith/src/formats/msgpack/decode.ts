@@ -91,7 +91,7 @@ async function decodePooled(w: Loaded<'msgpack'>, bytes: Uint8Array, pool: Pool,
   // Input too small to share: the round trips would cost more than the decode.
   const most = pool.pieces(bytes.length, 2 * pool.size);
   if (most < 2 || (rest.layout !== 'stream' && isNumberArray(bytes))) return decodeWith(w, bytes, rest);
-  // Records: cut at guessed row starts and let the decodes prove the guess (msgpack-cuts.ts).
+  // Records: cut at guessed row starts and let the decodes prove the guess (cuts.ts).
   const guess = guessCuts(bytes, rest.layout ?? 'auto', most);
   if (guess) {
     const jobs = guess.cuts.slice(1).map((b, i) => piece(guess.cuts[i]!, b, guess.inArray));

@@ -4,13 +4,13 @@
 
 use arrowsmith_core::{ByteSource, ErrorCode, Result};
 
-use crate::attribute;
-use crate::dataset::Parts;
 use crate::datatype::Datatype;
+use crate::file::attribute;
+use crate::file::dataset::Parts;
+use crate::file::list::EntryKind;
 use crate::file::Hdf5File;
 use crate::filters;
 use crate::layout::Layout;
-use crate::list::EntryKind;
 use crate::object_header::{ObjectHeader, MSG_DATATYPE, MSG_EXTERNAL, MSG_LAYOUT};
 
 /// A datatype, class by class, as the file declares it.
@@ -269,7 +269,7 @@ impl Hdf5File {
                 _ => {}
             }
             if let Some(m) = oh.find(MSG_EXTERNAL) {
-                let mut files: Vec<String> = crate::external_storage::parse(&ctx, m)?
+                let mut files: Vec<String> = crate::file::external_storage::parse(&ctx, m)?
                     .into_iter()
                     .map(|s| s.name)
                     .collect();

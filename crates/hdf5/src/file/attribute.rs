@@ -3,10 +3,10 @@
 use arrowsmith_core::{ByteSource, Column, Result};
 
 use crate::btree_v2;
-use crate::ctx::Ctx;
 use crate::dataspace::Dataspace;
 use crate::datatype::Datatype;
 use crate::decode::{decode, fixed_size_lists};
+use crate::file::ctx::Ctx;
 use crate::file::Hdf5File;
 use crate::fractal_heap::FractalHeap;
 use crate::io::{unsupported, Cur, UNDEF};

@@ -2,8 +2,8 @@
 
 use arrowsmith_core::{ByteSource, DecodeError, ErrorCode, Format, Result};
 
+use crate::file::list::EntryKind;
 use crate::file::Hdf5File;
-use crate::list::EntryKind;
 
 /// Every dataset path in the file, sorted. Each group (and dataset) object is visited
 /// once, by its first path: hard-link cycles and shared subgroups are not re-walked.

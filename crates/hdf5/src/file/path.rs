@@ -3,7 +3,7 @@
 
 use arrowsmith_core::{ByteSource, ErrorCode, Result};
 
-use crate::ctx::Ctx;
+use crate::file::ctx::Ctx;
 use crate::file::Hdf5File;
 use crate::group::{self, LinkTarget};
 use crate::io::err;

@@ -1,11 +1,27 @@
-//! An open file: the superblock and the caches shared by its reads. Its operations live
-//! with their concepts: `path` (resolution), `list`, `attribute`, `dataset` (headers and
-//! `info`), `read` (selections), `plan` (ranges a read touches).
+//! An open file: the superblock and the caches shared by its reads. Its verbs are the
+//! children, one concept each: `path` (resolution), `list`, `walk`, `attribute`, `dataset`
+//! (headers and `info`), `describe`, `schema`, `read` (windows → columns), `plan` (ranges a
+//! read touches), `external_storage`; `ctx` is the read context, `limits` the read limits.
+//! Reads of selections' bytes (`selection`, `chunked`, `direct`) and virtual datasets
+//! (`virtual_ds`) sit beside this module.
+
+pub(crate) mod attribute;
+pub(crate) mod ctx;
+pub(crate) mod dataset;
+pub(crate) mod describe;
+pub(crate) mod external_storage;
+pub(crate) mod limits;
+pub(crate) mod list;
+pub(crate) mod path;
+pub(crate) mod plan;
+pub(crate) mod read;
+pub(crate) mod schema;
+pub(crate) mod walk;
 
 use arrowsmith_core::{ByteSource, Result};
 
-use crate::ctx::Ctx;
-use crate::limits::DEFAULT_MAX_READ_BYTES;
+use crate::file::ctx::Ctx;
+use crate::file::limits::DEFAULT_MAX_READ_BYTES;
 use crate::superblock::Superblock;
 use crate::{chunk_cache, global_heap, retry_memo};
 

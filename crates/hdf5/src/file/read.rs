@@ -5,15 +5,15 @@ use std::borrow::Cow;
 
 use arrowsmith_core::{Batch, ByteSource, Column, DecodeError, ErrorCode, Field, Result};
 
-use crate::ctx::Ctx;
-use crate::dataset::Dataset;
 use crate::datatype::Datatype;
 use crate::decode::{decode, fixed_size_lists};
+use crate::file::ctx::Ctx;
+use crate::file::dataset::Dataset;
+use crate::file::schema::column_name;
 use crate::file::Hdf5File;
 use crate::hyperslab::{Select, Slab, Window};
 use crate::io::err;
 use crate::layout::Layout;
-use crate::schema::column_name;
 use crate::virtual_ds::{NoSources, VirtualSources};
 use crate::vlen::VlReader;
 

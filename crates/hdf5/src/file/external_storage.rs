@@ -4,14 +4,14 @@
 
 use arrowsmith_core::{Batch, ByteSource, Result};
 
-use crate::ctx::Ctx;
-use crate::dataset::Dataset;
+use crate::file::ctx::Ctx;
+use crate::file::dataset::Dataset;
+use crate::file::read::rows_of;
 use crate::file::Hdf5File;
 use crate::hyperslab::Window;
 use crate::io::{invalid, unsupported, Cur};
 use crate::local_heap::LocalHeap;
 use crate::object_header::Message;
-use crate::read::rows_of;
 use crate::selection::{bounding_rows, from_rows, selection_bytes};
 
 /// One slot: `size` bytes of the dataset's raw data at `offset` in the file `name`.
@@ -121,7 +121,7 @@ impl Hdf5File {
             .ok_or_else(too_big)?;
         // The host allocates the pieces' total: bounded as a read's buffer is.
         if hi - lo > self.max_read_bytes {
-            return Err(crate::limits::too_large(
+            return Err(crate::file::limits::too_large(
                 ds.at,
                 hi - lo,
                 self.max_read_bytes,

@@ -3,18 +3,19 @@
 
 use arrowsmith_core::{ByteSource, ErrorCode, Field, Result};
 
-use crate::ctx::Ctx;
 use crate::dataspace::Dataspace;
 use crate::datatype::Datatype;
+use crate::file::attribute;
+use crate::file::ctx::Ctx;
+use crate::file::schema::arrow_fields;
 use crate::file::Hdf5File;
+use crate::filters;
 use crate::io::{err, invalid, Cur};
 use crate::layout::{self, Filter, Layout};
 use crate::object_header::{
     Message, ObjectHeader, MSG_DATASPACE, MSG_DATATYPE, MSG_EXTERNAL, MSG_FILL, MSG_FILL_OLD,
     MSG_FILTERS, MSG_LAYOUT,
 };
-use crate::schema::arrow_fields;
-use crate::{attribute, filters};
 
 /// What a dataset is: its shape, type, storage and filters.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,7 +109,7 @@ impl Hdf5File {
     pub(crate) fn dataset_at(&self, ctx: &Ctx, addr: u64) -> Result<Dataset> {
         let (ds, external) = self.dataset_and_external(ctx, addr)?;
         match external {
-            Some(slots) => Err(crate::external_storage::refusal(ds.at, &slots)),
+            Some(slots) => Err(crate::file::external_storage::refusal(ds.at, &slots)),
             None => Ok(ds),
         }
     }
@@ -118,7 +119,10 @@ impl Hdf5File {
         &self,
         ctx: &Ctx,
         addr: u64,
-    ) -> Result<(Dataset, Option<Vec<crate::external_storage::ExternalSlot>>)> {
+    ) -> Result<(
+        Dataset,
+        Option<Vec<crate::file::external_storage::ExternalSlot>>,
+    )> {
         let oh = ObjectHeader::parse(ctx, addr)?;
         let at = ctx.abs(addr)?;
         let m = |k: u16, what: &str| {
@@ -151,7 +155,7 @@ impl Hdf5File {
             _ => None,
         };
         let external = match oh.find(MSG_EXTERNAL) {
-            Some(m) => Some(crate::external_storage::parse(ctx, m)?),
+            Some(m) => Some(crate::file::external_storage::parse(ctx, m)?),
             None => None,
         };
         if dtype.size() == 0 {

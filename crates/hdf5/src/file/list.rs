@@ -2,7 +2,7 @@
 
 use arrowsmith_core::{ByteSource, ErrorCode, Result};
 
-use crate::attribute;
+use crate::file::attribute;
 use crate::file::Hdf5File;
 use crate::group::{self, LinkTarget};
 use crate::io::UNDEF;
@@ -114,7 +114,7 @@ impl Hdf5File {
                         ds.unsupported().map(|e| e.message),
                     ),
                     Err(e) if e.code == ErrorCode::Unsupported => {
-                        let p = crate::dataset::Parts::parse(&ctx, &child);
+                        let p = crate::file::dataset::Parts::parse(&ctx, &child);
                         (p.shape(), p.dtype(), Some(e.message))
                     }
                     Err(e) => return Err(e),
