@@ -1,4 +1,4 @@
-// What the file readers share (filereader.ts): closing (and `using`), use after close, and
+// What the file readers share (src/file/): closing (and `using`), use after close, and
 // AbortSignal on every read, with or without a pool.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
