@@ -4,14 +4,10 @@ use arrowsmith_core::describe::{describe, push_str_json};
 use arrowsmith_core::{Batch, DecodeError};
 use wasm_bindgen::prelude::*;
 
-/// A decoded batch living in wasm memory until JS frees it, described once (its JSON schema
-/// and buffer addresses: JS asks for both).
+/// A decoded batch living in wasm memory until JS frees it.
 #[wasm_bindgen]
 pub struct DecodedBatch {
     batch: Batch,
-    json: String,
-    /// `[ptr0, len0, ...]`: the buffers stay where they are while the batch lives.
-    buffers: Vec<u32>,
     /// Give the byte buffers back for the next read's output when freed (HDF5 reads, the
     /// ones that take recycled buffers; see `arrowsmith_core::recycle`).
     recycle: bool,
@@ -21,13 +17,17 @@ pub struct DecodedBatch {
 impl DecodedBatch {
     /// JSON schema; each column names its buffers by index into `buffers()`.
     pub fn schema(&self) -> String {
-        self.json.clone()
+        describe(&self.batch).json
     }
 
     /// `[ptr0, len0, ptr1, len1, ...]` into wasm memory, valid until this handle is freed
     /// or the next call that may grow memory.
     pub fn buffers(&self) -> Vec<u32> {
-        self.buffers.clone()
+        describe(&self.batch)
+            .buffers
+            .iter()
+            .flat_map(|b| [b.as_ptr() as u32, b.len() as u32])
+            .collect()
     }
 
     #[wasm_bindgen(js_name = numRows)]
@@ -47,26 +47,17 @@ impl Drop for DecodedBatch {
 }
 
 pub fn batch(b: Batch) -> DecodedBatch {
-    held(b, false)
+    DecodedBatch {
+        batch: b,
+        recycle: false,
+    }
 }
 
 /// A batch of an HDF5 read, whose byte buffers are recycled.
 pub fn hdf5_batch(b: Batch) -> DecodedBatch {
-    held(b, true)
-}
-
-fn held(batch: Batch, recycle: bool) -> DecodedBatch {
-    let d = describe(&batch);
-    let buffers = d
-        .buffers
-        .iter()
-        .flat_map(|b| [b.as_ptr() as u32, b.len() as u32])
-        .collect();
     DecodedBatch {
-        json: d.json,
-        buffers,
-        batch,
-        recycle,
+        batch: b,
+        recycle: true,
     }
 }
 
