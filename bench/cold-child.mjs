@@ -2,9 +2,9 @@
 // One cold run in this fresh Node process: import a reader's library, init it, then three
 // reads of the same bytes, each step timed, then warm reads. Started by bench/coldwarm.mjs:
 //   node bench/cold-child.mjs '{"format":"tsfile","reader":"arrowsmith","file":"…","case":{…},"opts":{…}}'
-// Prints one JSON line: { steps: { import, init, read1, read2, read3 }, rows, warm: [ms…], memory } where each
+// Prints one JSON line: { steps: { import, init, read1, read2, read3 }, rows, warm: [ms…], memory, tableAt } where each
 // step is { ms, cpu, pcpu, faults } (cpu: this thread's CPU ms, pcpu: the process's,
-// faults: the process's minor page faults). Nothing but node: builtins is imported before the timed steps.
+// faults: the process's minor page faults) and tableAt the clock time (epoch ms) read 1 ended. Nothing but node: builtins is imported before the timed steps.
 import { readFileSync } from 'node:fs';
 import { READERS, warmReads } from './readers.mjs';
 
@@ -43,6 +43,7 @@ const bytes = new Uint8Array(readFileSync(spec.file));
 const steps = {};
 let lib;
 let rows;
+let tableAt;
 const timed = async (name, f) => {
   const p = probe.start();
   const out = await f();
@@ -55,11 +56,13 @@ try {
   let memory;
   for (const k of [1, 2, 3]) {
     rows = await timed(`read${k}`, () => reader.read(lib, bytes, spec.case ?? {}));
+    // The clock time of the first table, for the parent's "process start → table".
+    if (k === 1) tableAt = performance.timeOrigin + performance.now();
     // Wasm memory after read 1 (Arrowsmith: its `memory()`, bytes per format module).
     if (k === 1 && typeof lib?.memory === 'function') memory = lib.memory()[spec.format];
   }
   const warm = await warmReads(reader, lib, bytes, spec);
-  process.stdout.write(JSON.stringify({ steps, rows, warm, memory }) + '\n');
+  process.stdout.write(JSON.stringify({ steps, rows, warm, memory, tableAt }) + '\n');
 } catch (e) {
   process.stdout.write(JSON.stringify({ steps, error: String(e?.message ?? e).slice(0, 200) }) + '\n');
 }

@@ -16,3 +16,12 @@ def timed(steps, name, f):
         "faults": resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults,
     }
     return out
+
+
+def reads(steps, read):
+    """Reads 1-3, each timed; returns their rows and the clock time (epoch ms) read 1 ended,
+    for the parent's "process start -> table"."""
+    rows = [timed(steps, "read1", read)]
+    table_at = time.time() * 1e3
+    rows += [timed(steps, f"read{k}", read) for k in (2, 3)]
+    return rows, table_at

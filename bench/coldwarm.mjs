@@ -111,14 +111,16 @@ export class Cold {
 
   /** A cold run in a fresh Node process. */
   async node(spec, flags = []) {
+    const t0 = Date.now();
     const { stdout } = await run(process.execPath, [...flags, join(root, 'bench/cold-child.mjs'), JSON.stringify(spec)], { maxBuffer: 1 << 20, cwd: root });
-    return JSON.parse(stdout);
+    return withFirst(JSON.parse(stdout), t0);
   }
 
   /** A cold run in a fresh Python process: `script --cold …args` prints the same JSON shape. */
   async python(script, args) {
+    const t0 = Date.now();
     const { stdout } = await run(py, [join(root, 'bench', script), '--cold', ...args.map(String)], { maxBuffer: 1 << 20, cwd: root });
-    return JSON.parse(stdout);
+    return withFirst(JSON.parse(stdout), t0);
   }
 
   /** The renderer processes' minor faults and main-thread CPU ms, from /proc. */
@@ -179,6 +181,12 @@ export class Cold {
     if (contender.env === 'python') return this.python(contender.script, contender.args(c, join(this.#dataDir, c.data)));
     throw new Error(`unknown environment ${contender.env}`);
   }
+}
+
+/** The `first` step of a fresh process's run: from starting it to the end of read 1 (clock time). */
+function withFirst(r, t0) {
+  if (Number.isFinite(r.tableAt)) r.steps.first = { ms: r.tableAt - t0 };
+  return r;
 }
 
 /**

@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-from cold_timing import timed
+from cold_timing import reads, timed
 
 lib = {}
 
@@ -33,8 +33,8 @@ def cold(path, name):
     data = open(path, "rb").read()
     steps = {}
     timed(steps, "import", load)
-    rows = [timed(steps, f"read{k}", lambda: run(data, name)) for k in (1, 2, 3)]
-    print(json.dumps({"steps": steps, "rows": rows[0]}))
+    rows, table_at = reads(steps, lambda: run(data, name))
+    print(json.dumps({"steps": steps, "rows": rows[0], "tableAt": table_at}))
 
 
 def warm(path, name, runs):

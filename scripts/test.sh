@@ -10,7 +10,7 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 export PATH="$HOME/.cargo/bin:$root/node_modules/.bin:$PATH"
-mkdir -p test-output
+rm -rf test-output && mkdir -p test-output
 passed=0; failed=0; status=0
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
@@ -19,8 +19,9 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 gate() {
   local name="$1"; shift
   printf '\n-- gate: %s\n' "$name"
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; echo "gate failed: $name"; fi
+  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; echo "gate failed: $name"; gates_failed+=("$name"); fi
 }
+gates_failed=()
 
 step "gates: formatting, lints, MSRV, types"
 msrv=$(awk -F'"' '/^rust-version/ { print $2; exit }' Cargo.toml)
@@ -149,6 +150,9 @@ fi
 echo "-- consumer tests: $((($(date +%s) - t)))s"
 
 echo
+# What failed, by name, next to the summary (a CI excerpt may keep only the end of the log).
+for g in "${gates_failed[@]}"; do echo "gate failed: $g"; done
+node scripts/failures.mjs test-output
 echo "all: $passed passed, $failed failed"
 [ "$failed" = 0 ] || status=1
 exit $status
