@@ -10,8 +10,8 @@
 // Options: --rounds N (default 7), --only TEXT[,TEXT…], --no-browser.
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { REVISIT, hdf5Cases, hdf5Contenders, msgpackCases, msgpackContenders, msgpackDatasets, peerOf, tsfileCases, tsfileContenders } from './cases.mjs';
-import { coldOptions, coldTable, fmt, machineLoad, med, resultsPath, runCold, stepOf, versions } from './coldwarm.mjs';
+import { HDF5_NATIVE, REVISIT, TSFILE_NATIVE, hdf5Cases, hdf5Contenders, msgpackCases, msgpackContenders, msgpackDatasets, peerOf, tsfileCases, tsfileContenders } from './cases.mjs';
+import { coldOptions, coldTable, fmt, machineLoad, med, pairedRatios, resultsPath, runCold, stepOf, versions } from './coldwarm.mjs';
 import { mdTable, writeReport } from './common.mjs';
 
 const argv = process.argv.slice(2);
@@ -59,8 +59,8 @@ for (const g of groups) ({ results: g.results, browserVersion } = await runCold(
 // Arrowsmith's default (no warm start) in each environment against every peer of the format.
 const FIRST_PEERS = {
   msgpack: (env) => [`msgpackr, ${env}`, `@msgpack/msgpack, ${env}`],
-  tsfile: () => [peerOf('tsfile', { name: 'arrowsmith simd, Node' })],
-  hdf5: (env) => [`h5wasm, ${env}`, `jsfive, ${env}`, hdf5Contenders({ browser: false }).find((k) => k.env === 'python').name],
+  tsfile: () => [TSFILE_NATIVE],
+  hdf5: (env) => [`h5wasm, ${env}`, `jsfive, ${env}`, HDF5_NATIVE],
 };
 const firstRows = [];
 for (const g of groups) {
@@ -73,7 +73,7 @@ for (const g of groups) {
       for (const peer of FIRST_PEERS[g.format](env)) {
         const theirs = (got.get(peer) ?? []).filter((r) => !r.error);
         if (!theirs.length) continue;
-        const ratios = ours.map((o) => [o, theirs.find((t) => t.round === o.round)]).filter(([o, t]) => t && o.steps.first?.ms > 0 && t.steps.first?.ms > 0).map(([o, t]) => t.steps.first.ms / o.steps.first.ms);
+        const ratios = pairedRatios(ours, theirs, 'first');
         const r = med(ratios);
         firstRows.push([g.title.split(':')[0], c.label, env, `${fmt(med(stepOf(ours, 'first')))} ms`, `${part('import')} + ${part('init')} + ${part('read1')}`, `${fmt(med(stepOf(theirs, 'first')))} ms (${peer})`, `${fmt(med(stepOf(theirs, 'import')))} + ${fmt(med(stepOf(theirs, 'read1')))}`, Number.isFinite(r) ? `${r.toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : '–', Number.isFinite(r) ? (r >= 2 ? 'met' : 'not met') : '–']);
       }

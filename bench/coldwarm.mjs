@@ -245,11 +245,8 @@ export function spread(xs) {
 /** A step's values over runs. */
 export const stepOf = (runs, step, field = 'ms') => runs.map((r) => r.steps?.[step]?.[field]);
 
-/**
- * Ratios of a peer's read 1 to ours, round by round (neighbouring runs), as
- * "median× (min–max)"; >1 means we are faster.
- */
-export function pairedRatio(ours, peer, step = 'read1') {
+/** A peer's step time divided by ours, one ratio per round both ran (neighbouring runs). */
+export function pairedRatios(ours, peer, step = 'read1') {
   const rs = [];
   for (const o of ours) {
     const p = peer.find((x) => x.round === o.round);
@@ -257,6 +254,15 @@ export function pairedRatio(ours, peer, step = 'read1') {
     const b = p?.steps?.[step]?.ms;
     if (Number.isFinite(a) && Number.isFinite(b) && a > 0) rs.push(b / a);
   }
+  return rs;
+}
+
+/**
+ * Ratios of a peer's read 1 to ours, round by round (neighbouring runs), as
+ * "median× (min–max)"; >1 means we are faster.
+ */
+export function pairedRatio(ours, peer, step = 'read1') {
+  const rs = pairedRatios(ours, peer, step);
   if (!rs.length) return '–';
   const x = (v) => `${v.toFixed(v >= 10 ? 0 : 1)}×`;
   return rs.length === 1 ? x(rs[0]) : `${x(med(rs))} (${x(Math.min(...rs))}–${x(Math.max(...rs))})`;
