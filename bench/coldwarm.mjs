@@ -1,5 +1,5 @@
 // Cold runs for the benchmarks: every run is a fresh Node process (bench/cold-child.mjs), a
-// fresh Chromium page in a fresh browser context (bench/cold-page.mjs; no HTTP or code cache
+// fresh Chromium or Firefox page in a fresh browser context (bench/cold-page.mjs; no HTTP or code cache
 // from an earlier run) or a fresh Python process (the native peers' --cold mode): import,
 // init, then reads 1–3 of the same bytes, each timed. Runs go round the readers in turn,
 // the starting reader rotating each round, so a machine that slows down mid-way slows ours
@@ -39,17 +39,21 @@ export class Cold {
   /** Where the page, its bundles and the data are served from: `/b/…`, `/wasm/…`, `/data/…`. */
   #server;
   #browser;
+  #firefox;
   #cdp;
   #dataDir;
   browserVersion = '';
+  firefoxVersion = '';
 
-  constructor({ browser = true, dataDir = join(root, 'target/bench-data') } = {}) {
+  /** `browser`: start Chromium; `firefox`: also start Firefox (the `firefox` environment). */
+  constructor({ browser = true, firefox = false, dataDir = join(root, 'target/bench-data') } = {}) {
     this.useBrowser = browser;
+    this.useFirefox = firefox;
     this.#dataDir = dataDir;
   }
 
   async start() {
-    if (!this.useBrowser) return this;
+    if (!this.useBrowser && !this.useFirefox) return this;
     const out = join(root, 'target/bench-page');
     mkdirSync(out, { recursive: true });
     const { build } = await import('esbuild');
@@ -90,6 +94,18 @@ export class Cold {
       }
     });
     await new Promise((r) => this.#server.listen(0, '127.0.0.1', r));
+    if (this.useFirefox) {
+      const { default: puppeteer } = await import('puppeteer-core');
+      this.#firefox = await puppeteer.launch({
+        browser: 'firefox',
+        executablePath: process.env.FIREFOX ?? '/usr/bin/firefox-esr',
+        headless: true,
+        protocol: 'webDriverBiDi',
+        extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false },
+      });
+      this.firefoxVersion = `Firefox ${(await this.#firefox.version()).replace(/^firefox\//i, '')}`;
+    }
+    if (!this.useBrowser) return this;
     const { chromium } = await import('playwright-core');
     this.#browser = await chromium.launch({
       executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -106,6 +122,7 @@ export class Cold {
 
   async close() {
     await this.#browser?.close();
+    await this.#firefox?.close();
     this.#server?.close();
   }
 
@@ -171,10 +188,32 @@ export class Cold {
     return loads === 1 ? results[0] : results;
   }
 
+  /**
+   * A cold run in a fresh Firefox page of a fresh browser context (a WebDriver BiDi user
+   * context: its own HTTP cache). No probe: Firefox has no CDP process list.
+   */
+  async firefoxPage(spec) {
+    const { data, ...rest } = spec;
+    const ctx = await this.#firefox.createBrowserContext();
+    try {
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${this.url}#${encodeURIComponent(JSON.stringify({ ...rest, data: `/data/${data}` }))}`);
+      await page.waitForFunction(() => globalThis.__cold, { timeout: 300_000, polling: 100 });
+      const r = await page.evaluate(() => globalThis.__cold);
+      if (errors.length && !r.error) r.error = errors.join('; ').slice(0, 200);
+      return r;
+    } finally {
+      await ctx.close();
+    }
+  }
+
   /** One cold run of a contender on a case. */
   runOne(contender, c) {
     if (contender.env === 'node') return this.node({ ...contender.spec, ...c.spec, file: join(this.#dataDir, c.data) }, contender.flags);
     if (contender.env === 'chromium') return this.page({ ...contender.spec, ...c.spec, data: c.data });
+    if (contender.env === 'firefox') return this.firefoxPage({ ...contender.spec, ...c.spec, data: c.data });
     // A returning visitor: the page loaded a second time in the same browser context, with
     // the HTTP cache and the compiled code Chromium cached for the module on the first visit.
     if (contender.env === 'chromium-revisit') return this.page({ ...contender.spec, ...c.spec, data: c.data }, { loads: 2 }).then((r) => r[1]);

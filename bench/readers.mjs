@@ -4,7 +4,9 @@
 //   load(opts)             import the library (JS parse and evaluation)
 //   init(lib, opts)        what must run before the first read (compile + instantiate wasm)
 //   read(lib, bytes, c)    one read of a case → rows (the file's bytes are in memory)
-// `c` is the case: { path } for HDF5, { query } for TsFile, {} for MessagePack, { q } for Parquet.
+// `c` is the case: { path } for HDF5, { query } for TsFile, { options, stream } for MessagePack
+// (our options; `stream`: concatenated values, which the peers read with their multi-value
+// verbs), { q } for Parquet.
 import { PARQUET_READERS } from './parquet-readers.mjs';
 
 const arrowsmith = (format) => ({
@@ -30,17 +32,17 @@ export const READERS = {
   msgpack: {
     arrowsmith: {
       ...arrowsmith('msgpack'),
-      read: (m, bytes) => m.decodeMsgpack(bytes).numRows,
+      read: (m, bytes, c) => m.decodeMsgpack(bytes, c.options).numRows,
     },
     msgpackr: {
       load: () => import('msgpackr'),
       init: () => {},
-      read: (m, bytes) => count(m.unpack(bytes)),
+      read: (m, bytes, c) => count(c.stream ? m.unpackMultiple(bytes) : m.unpack(bytes)),
     },
     '@msgpack/msgpack': {
       load: () => import('@msgpack/msgpack'),
       init: () => {},
-      read: (m, bytes) => count(m.decode(bytes)),
+      read: (m, bytes, c) => count(c.stream ? [...m.decodeMulti(bytes)] : m.decode(bytes)),
     },
   },
   tsfile: {

@@ -322,3 +322,49 @@ fn missing_keys_are_nulls_in_their_rows() {
     assert_eq!(code, ErrorCode::Invalid);
     assert!(msg.contains("repeats a key"), "{msg}");
 }
+
+/// Keys out of their earlier positions (reordered, shifted by a missing or an extra key,
+/// the same name under a wider str header) land in their own columns, and a key repeated
+/// after a shifted one is still an error (the key cache's scan, keycache.rs).
+#[test]
+fn reordered_and_shifted_keys_find_their_columns() {
+    let m =
+        |kv: &[(&str, i64)]| V::Map(kv.iter().map(|(k, v)| (V::from(*k), V::from(*v))).collect());
+    let rows = V::Array(vec![
+        m(&[("a", 1), ("b", 2), ("c", 3)]),
+        m(&[("c", 4), ("a", 5)]),
+        m(&[("b", 6), ("c", 7), ("a", 8)]),
+        m(&[("a", 9), ("c", 10)]),
+        m(&[("d", 11), ("c", 12), ("b", 13)]),
+    ]);
+    let mut bytes = enc(&rows);
+    let b = dec(&bytes);
+    let col = |b: &Batch, name: &str| {
+        let c = &b.columns[b.fields.iter().position(|f| f.name == name).unwrap()];
+        (i32s(c), valid(c))
+    };
+    let want = [
+        ("a", [Some(1), Some(5), Some(8), Some(9), None]),
+        ("b", [Some(2), None, Some(6), None, Some(13)]),
+        ("c", [Some(3), Some(4), Some(7), Some(10), Some(12)]),
+        ("d", [None, None, None, None, Some(11)]),
+    ];
+    for (name, w) in want {
+        let (v, ok) = col(&b, name);
+        let got: Vec<Option<i32>> = (0..5).map(|i| ok[i].then_some(v[i])).collect();
+        assert_eq!(got, w, "column {name}");
+    }
+    // The last row's "c" as a str8 (0xd9 0x01 'c'): another encoding of the same key.
+    let at = bytes
+        .windows(3)
+        .rposition(|w| w == [0x0b, 0xa1, b'c'])
+        .unwrap()
+        + 1;
+    bytes.splice(at..at + 1, [0xd9, 0x01]);
+    let (v, _) = col(&dec(&bytes), "c");
+    assert_eq!(v[4], 12);
+    let dup = V::Array(vec![m(&[("a", 1), ("b", 2)]), m(&[("b", 3), ("b", 4)])]);
+    let (code, _, msg) = dec_err(&enc(&dup));
+    assert_eq!(code, ErrorCode::Invalid);
+    assert!(msg.contains("repeats a key"), "{msg}");
+}

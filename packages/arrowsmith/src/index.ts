@@ -17,6 +17,7 @@ export { DecodeError, type DecodeErrorCode } from './errors.js';
 export { decodeMsgpack, decodeMsgpackAsync, decodeMsgpackStream, type MsgpackOptions, type MsgpackAsyncOptions, type MsgpackStreamOptions } from './formats/msgpack/decode.js';
 export { createPool, Pool, type PoolOptions } from './pool/pool.js';
 export type { WasmMemory } from './pool/protocol.js';
+export type { PoolStats } from './pool/workers.js';
 export { memory, simdSupported, type Build, type CompiledWasm, type Format, type InitOptions, type WasmSource } from './wasm/instance.js';
 export type { FileReadOptions, Hdf5Select, ReadOptions, TimeValue, TsFileQuery } from './types.js';
 export type { OpenOptions } from './file/reader.js';

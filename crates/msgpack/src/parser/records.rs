@@ -57,6 +57,8 @@ impl<'a> Parser<'a> {
         if s.shape != Shape::Records {
             return self.variant(b, count, start, depth);
         }
+        // The field after the previous key's: where a positional miss looks first.
+        let mut next = 0;
         for i in 0..count {
             let kstart = self.pos;
             let f = match s.keys.hit(i, &self.buf[kstart..]) {
@@ -64,8 +66,9 @@ impl<'a> Parser<'a> {
                     self.pos += len;
                     f
                 }
-                None => self.key_miss(s, i, row, rows, start)?,
+                None => self.key_miss(s, i, next, row, rows, start)?,
             };
+            next = f + 1;
             let child = &mut s.children[f];
             if !child.catch_up(row) {
                 return Err(self.duplicate_key(&s.names[f], kstart, start));
@@ -236,20 +239,25 @@ impl<'a> Parser<'a> {
         )
     }
 
-    /// The field of the key at `pos` when the key cache missed (first map, a changed
-    /// key order, a long key): decode, validate and look the key up. Kept out of line so
-    /// that `map`'s hot loop stays small.
-    #[cold]
+    /// The field of the key at `pos` when the key cache missed at map position `i` (first
+    /// map, a changed key order, a long key): the fields from `next` on (the one after the
+    /// previous key's) by their encodings, else decode, validate and look the key up. Kept
+    /// out of line so that `map`'s hot loop stays small.
     #[inline(never)]
     fn key_miss(
         &mut self,
         s: &mut StructData,
         i: usize,
+        next: usize,
         row: usize,
         rows: impl FnOnce() -> usize,
         start: usize,
     ) -> Result<usize> {
         let kstart = self.pos;
+        if let Some((f, len)) = s.keys.scan(i, next, &self.buf[kstart..]) {
+            self.pos += len;
+            return Ok(f);
+        }
         let key = self.key(kstart)?;
         let encoded = &self.buf[kstart..self.pos];
         if let Some(f) = s.same_as_last(i, encoded, &key) {

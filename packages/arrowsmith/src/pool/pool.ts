@@ -16,9 +16,9 @@ import type { BatchDesc } from '../types.js';
 import { platform } from '../wasm/instance.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
 import { LentMemory } from './lent.js';
-import { isShared, type Decoded, type FileRef, type Job, type WasmMemory } from './protocol.js';
+import { isShared, type Decoded, type FileRef, type Job } from './protocol.js';
 import { Call, type Done } from './slot.js';
-import { Workers } from './workers.js';
+import { Workers, type PoolStats } from './workers.js';
 
 export interface PoolOptions {
   /** Number of workers. Default: logical cores. */
@@ -244,11 +244,8 @@ export class Pool {
     return this.#w.started(timeoutMs);
   }
 
-  /**
-   * Workers, their wasm memory as last reported (in all, and per format module), jobs
-   * queued, workers running a job now, workers recycled and jobs taken so far.
-   */
-  stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; running: number; recycled: number; jobs: number } {
+  /** Workers, their wasm memory, jobs queued and running, workers recycled, jobs taken ({@link PoolStats}). */
+  stats(): PoolStats {
     return this.#w.stats();
   }
 

@@ -9,6 +9,20 @@ import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort 
 import { toWire, wireJob, type FromWorker, type Job, type ToWorker, type WasmMemory } from './protocol.js';
 import { rebuild, Slot, type Call, type Queued } from './slot.js';
 
+/**
+ * Workers, their wasm memory as last reported (in all, and per format module), jobs queued,
+ * workers running a job now, workers recycled and jobs taken so far.
+ */
+export interface PoolStats {
+  workers: number;
+  wasmBytes: number[];
+  wasm: WasmMemory[];
+  queued: number;
+  running: number;
+  recycled: number;
+  jobs: number;
+}
+
 export class Workers {
   readonly slots: Slot[] = [];
   readonly queue: Queued[] = [];
@@ -188,7 +202,7 @@ export class Workers {
   }
 
   /** Workers, their wasm memory as last reported, jobs queued and running, recycled, taken. */
-  stats(): { workers: number; wasmBytes: number[]; wasm: WasmMemory[]; queued: number; running: number; recycled: number; jobs: number } {
+  stats(): PoolStats {
     return {
       workers: this.slots.length,
       wasmBytes: this.slots.map((s) => s.memory),
