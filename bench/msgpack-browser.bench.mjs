@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // MessagePack in browsers: the datasets of bench/msgpack.bench.mjs (the foundation issue's, the
-// encoding matrix of #23 and the records rows) decoded in Chromium and Firefox by Arrowsmith
+// encoding matrix of #23 and the records rows) and the real encoders' payloads of
+// bench/payloads.mjs (`npm run bench:payloads`) decoded in Chromium and Firefox by Arrowsmith
 // (SIMD build), msgpackr and @msgpack/msgpack. Every run is a fresh page in a fresh browser
-// context (bench/cold-page.mjs): import, init, decodes 1–3 timed, then warm decodes for 0.5 s
+// context (bench/cold-page.mjs): import, init, decodes 1–3 timed, then warm decodes for 1 s
 // in the same page. Runs go round the readers in turn (bench/coldwarm.mjs); ratios are taken
 // round by round against msgpackr in the same browser. In browsers msgpackr has no native
 // string add-on (its Node edge), only TextDecoder and its JS paths.
 // Writes bench/results/msgpack-browser.md (a partial run: target/bench-partial/).
-// Options: --rounds N (default 3), --only TEXT, --quick, --no-firefox.
+// Options: --rounds N (default 3), --only TEXT, --quick, --no-firefox, --no-payloads.
 import os from 'node:os';
 import { msgpackCases, msgpackDatasets } from './cases.mjs';
 import { Cold, coldOptions, coldRounds, fmt, machineLoad, med, pairedRatios, resultsPath, stepOf, versions } from './coldwarm.mjs';
 import { mdTable, writeReport } from './common.mjs';
+import { payloads } from './payloads.mjs';
 
 const started = performance.now();
 const argv = process.argv.slice(2);
@@ -19,9 +21,15 @@ const opts = coldOptions(argv);
 if (!argv.includes('--rounds')) opts.rounds = 3;
 const firefox = !argv.includes('--no-firefox');
 const load0 = os.loadavg()[0];
-const datasets = msgpackDatasets(opts.quick).filter((d) => !opts.only || d.name.includes(opts.only) || d.id.includes(opts.only));
+const withPayloads = !argv.includes('--no-payloads');
+const matrix = msgpackDatasets(opts.quick).filter((d) => !opts.only || d.name.includes(opts.only) || d.id.includes(opts.only));
+const real = withPayloads ? payloads(opts.only) : [];
+const datasets = [...matrix, ...real];
 // Every row gets warm decodes in its page (msgpackCases leaves them to Node's tinybench run).
-const cases = msgpackCases(datasets).map((c) => ({ ...c, spec: { format: 'msgpack', case: {} } }));
+const cases = [
+  ...msgpackCases(matrix).map((c) => ({ ...c, spec: { format: 'msgpack', case: {}, warmMs: 1000, warmRuns: 10 } })),
+  ...real.map((p) => ({ key: p.data, label: p.name, format: 'msgpack', data: p.data, spec: { format: 'msgpack', case: { options: p.options, stream: p.stream }, warmMs: 1000, warmRuns: 10 } })),
+];
 const READERS = [
   ['arrowsmith simd', { reader: 'arrowsmith', opts: { simd: true } }],
   ['msgpackr', { reader: 'msgpackr' }],
@@ -74,7 +82,7 @@ for (const b of BROWSERS) {
   const version = b === 'Chromium' ? cold.browserVersion : cold.firefoxVersion;
   sections.push({
     title: `${b} (${version})`,
-    text: `${mdTable(['dataset', 'read 1 ms: ours', 'msgpackr', '@msgpack/msgpack', 'read 1: msgpackr ÷ ours', 'warm ms: ours', 'msgpackr', '@msgpack/msgpack', 'warm: msgpackr ÷ ours', 'warm: @msgpack/msgpack ÷ ours', ''], rows)}\n\n- Rows below 3× msgpackr warm (target): ${below.warm.length ? below.warm.join('; ') : 'none'}.\n- Rows below 1.5× msgpackr on the first decode (target): ${below.cold.length ? below.cold.join('; ') : 'none'}.`,
+    text: `${mdTable(['dataset', 'read 1 ms: ours', 'msgpackr', '@msgpack/msgpack', 'read 1: msgpackr ÷ ours', 'warm ms: ours', 'msgpackr', '@msgpack/msgpack', 'warm: msgpackr ÷ ours', 'warm: @msgpack/msgpack ÷ ours', 'error'], rows)}\n\n- Rows below 3× msgpackr warm (target): ${below.warm.length ? below.warm.join('; ') : 'none'}.\n- Rows below 1.5× msgpackr on the first decode (target): ${below.cold.length ? below.cold.join('; ') : 'none'}.`,
   });
 }
 
@@ -82,7 +90,7 @@ const load = machineLoad(load0);
 const minutes = ((performance.now() - started) / 60e3).toFixed(1);
 const text = writeReport(resultsPath('msgpack-browser', { ...opts, browser: firefox }), {
   title: 'MessagePack decoding in browsers',
-  intro: `\`npm run bench:msgpack-browser\` (bench/msgpack-browser.bench.mjs; ${minutes} min for the whole run): the MessagePack datasets of \`npm run bench\` (bench/cases.mjs) in ${BROWSERS.join(' and ')}, Arrowsmith's SIMD build against msgpackr and @msgpack/msgpack. Each run is a fresh page in a fresh browser context: import, init, **read 1** (the first decode: code compiled on first use, fresh memory), reads 2 and 3, then **warm** decodes for 0.5 s (at least 5) in the same page; ${opts.rounds} runs per reader and row, interleaved. Figures are medians over the runs; ratios are msgpackr's (or @msgpack/msgpack's) time ÷ ours, paired round by round: median (min–max); >1 means ours is faster. Arrowsmith: bytes → Arrow Table with JS-owned buffers (copies out of wasm included); peers: bytes → JS values. Targets (#42 item 2): every row ≥ 3× msgpackr warm and ≥ 1.5× on the first decode.\n\n${summary.map((s) => `- ${s}`).join('\n')}`,
+  intro: `\`npm run bench:msgpack-browser\` (bench/msgpack-browser.bench.mjs; ${minutes} min for the whole run): the MessagePack datasets of \`npm run bench\` (bench/cases.mjs)${real.length ? ' and the real encoders\' payloads of \`npm run bench:payloads\` (bench/payloads.mjs; streams of concatenated values read by the peers\' multi-value verbs)' : ''} in ${BROWSERS.join(' and ')}, Arrowsmith's SIMD build against msgpackr and @msgpack/msgpack. Each run is a fresh page in a fresh browser context: import, init, **read 1** (the first decode: code compiled on first use, fresh memory), reads 2 and 3, then **warm** decodes for 1 s (at least 10, at most 100) in the same page; ${opts.rounds} runs per reader and row, interleaved. Figures are medians over the runs; ratios are msgpackr's (or @msgpack/msgpack's) time ÷ ours, paired round by round: median (min–max); >1 means ours is faster. Arrowsmith: bytes → Arrow Table with JS-owned buffers (copies out of wasm included); peers: bytes → JS values. Targets (#42 item 2): every row ≥ 3× msgpackr warm and ≥ 1.5× on the first decode.\n\n${summary.map((s) => `- ${s}`).join('\n')}`,
   machineExtra: [[cold.browserVersion, cold.firefoxVersion, versions({ npm: ['msgpackr', '@msgpack/msgpack', 'apache-arrow'] })].filter(Boolean).join(', '), load.text],
   sections,
 });

@@ -6,7 +6,7 @@ use std::io::Read;
 use arrow_array::RecordBatch;
 use arrowsmith_msgpack::StreamDecoder;
 pub use arrowsmith_msgpack::{
-    split, ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Piece, Split, Tuples,
+    names, split, ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Piece, Split, Tuples,
 };
 
 use crate::convert::record_batch;

@@ -35,7 +35,7 @@ mod stream;
 mod structures;
 mod tags;
 
-pub use options::{ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Tuples};
+pub use options::{names, ExtReading, Extensions, Layout, ManyKeys, Maps, Options, Tuples};
 pub use parser::rows::decode;
 pub use split::{decode_piece, split, Piece, Split};
 pub use stream::StreamDecoder;

@@ -178,3 +178,51 @@ impl Options {
         }
     }
 }
+
+/// The names the option values go by in the APIs above the crate (the JS options object,
+/// Python keyword arguments), one table per option, so that every binding spells them alike.
+pub mod names {
+    use super::{ExtReading, Layout, ManyKeys, Maps, Tuples};
+
+    /// `layout`.
+    pub const LAYOUT: &[(&str, Layout)] = &[
+        ("auto", Layout::Auto),
+        ("array", Layout::Array),
+        ("stream", Layout::Stream),
+    ];
+    /// `tuples`.
+    pub const TUPLES: &[(&str, Tuples)] = &[
+        ("auto", Tuples::Auto),
+        ("columns", Tuples::Columns),
+        ("list", Tuples::List),
+    ];
+    /// `maps`.
+    pub const MAPS: &[(&str, Maps)] = &[("records", Maps::Records), ("map", Maps::Map)];
+    /// `manyKeys` / `many_keys`.
+    pub const MANY_KEYS: &[(&str, ManyKeys)] =
+        &[("map", ManyKeys::Map), ("error", ManyKeys::Error)];
+    /// The readings an `extensions` entry may name (msgpackr's records are built in).
+    pub const READINGS: &[(&str, ExtReading)] = &[
+        ("struct", ExtReading::Struct),
+        ("binary", ExtReading::Binary),
+        ("timestamp-ms", ExtReading::TimestampMs),
+        ("timestamp-ns", ExtReading::TimestampNs),
+        ("undefined", ExtReading::Undefined),
+        ("eventtime", ExtReading::EventTime),
+    ];
+
+    /// The value named `name` in `table`, or `None`.
+    pub fn lookup<T: Copy>(table: &[(&str, T)], name: &str) -> Option<T> {
+        table.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+
+    /// The names of `table`, as "a, b or c" (for error messages).
+    pub fn list<T>(table: &[(&str, T)]) -> String {
+        let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+        match names.split_last() {
+            Some((last, [])) => (*last).to_string(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+}

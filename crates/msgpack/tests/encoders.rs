@@ -6,33 +6,27 @@
 use std::path::PathBuf;
 
 use arrowsmith_core::{Batch, Buffer, Column, DataType, TimeUnit};
-use arrowsmith_msgpack::{decode, ExtReading, Layout, Maps, Options, StreamDecoder, Tuples};
+use arrowsmith_msgpack::{decode, names, Options, StreamDecoder};
 use serde_json::{Map, Value};
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/msgpack/encoders")
 }
 
-/// `MsgpackOptions` (the sidecar's JSON) as `Options`.
+/// The option value named by `x` in `table`.
+fn pick<T: Copy>(table: &[(&str, T)], x: &Value) -> T {
+    let name = x.as_str().expect("a name");
+    names::lookup(table, name).unwrap_or_else(|| panic!("unknown option value {name}"))
+}
+
+/// `MsgpackOptions` (the sidecar's JSON) as `Options`, by the names the bindings use.
 fn options(v: Option<&Value>) -> Options {
     let mut o = Options::default();
     let Some(v) = v else { return o };
     for (k, x) in v.as_object().expect("options object") {
         match k.as_str() {
-            "layout" => {
-                o.layout = match x.as_str() {
-                    Some("array") => Layout::Array,
-                    Some("stream") => Layout::Stream,
-                    _ => Layout::Auto,
-                }
-            }
-            "tuples" => {
-                o.tuples = match x.as_str() {
-                    Some("columns") => Tuples::Columns,
-                    Some("list") => Tuples::List,
-                    _ => Tuples::Auto,
-                }
-            }
+            "layout" => o.layout = pick(names::LAYOUT, x),
+            "tuples" => o.tuples = pick(names::TUPLES, x),
             "columns" => {
                 o.columns = x
                     .as_array()
@@ -42,18 +36,11 @@ fn options(v: Option<&Value>) -> Options {
                     .collect()
             }
             "columnar" => o.columnar = x.as_bool().unwrap(),
-            "maps" => o.maps = if x == "map" { Maps::Map } else { Maps::Records },
+            "maps" => o.maps = pick(names::MAPS, x),
             "extensions" => {
                 for (code, r) in x.as_object().unwrap() {
-                    let r = match r.as_str().unwrap() {
-                        "binary" => ExtReading::Binary,
-                        "timestamp-ms" => ExtReading::TimestampMs,
-                        "timestamp-ns" => ExtReading::TimestampNs,
-                        "undefined" => ExtReading::Undefined,
-                        "eventtime" => ExtReading::EventTime,
-                        _ => ExtReading::Struct,
-                    };
-                    o.extensions.set(code.parse().unwrap(), r);
+                    o.extensions
+                        .set(code.parse().unwrap(), pick(names::READINGS, r));
                 }
             }
             other => panic!("option {other} not handled here"),

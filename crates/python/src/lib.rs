@@ -408,55 +408,72 @@ fn describe_hdf5<'py>(
     Ok(item)
 }
 
+/// The MessagePack options of one call, from the Python package's keyword arguments (a dict:
+/// `layout`, `maps`, `tuples`, `columns`, `columnar`, `extensions` {type: reading},
+/// `max_keys`, `many_keys`, `max_depth`), named as in the JS API (docs/msgpack.md). An
+/// unknown key or value is a `ValueError` naming it. `layout` set by the verb wins.
 fn msgpack_options(
-    layout: &str,
-    maps: &str,
-    tuples: &str,
-    columns: Option<Vec<String>>,
+    options: Option<&Bound<'_, PyDict>>,
+    layout: Option<&str>,
 ) -> PyResult<MsgpackOptions> {
-    use arrowsmith_arrow::msgpack::{Layout, Maps, Tuples};
-    let bad = |what: &str, allowed: &str, got: &str| {
-        PyValueError::new_err(format!("{what} must be {allowed}, not {got:?}"))
-    };
-    let layout = match layout {
-        "auto" => Layout::Auto,
-        "array" => Layout::Array,
-        "stream" => Layout::Stream,
-        _ => return Err(bad("layout", "auto, array or stream", layout)),
-    };
-    let maps = match maps {
-        "records" => Maps::Records,
-        "map" => Maps::Map,
-        _ => return Err(bad("maps", "records or map", maps)),
-    };
-    let tuples = match tuples {
-        "auto" => Tuples::Auto,
-        "columns" => Tuples::Columns,
-        "list" => Tuples::List,
-        _ => return Err(bad("tuples", "auto, columns or list", tuples)),
-    };
-    let o = MsgpackOptions {
-        layout,
-        maps,
-        tuples,
-        columns: columns.unwrap_or_default(),
-        ..Default::default()
-    };
+    use arrowsmith_arrow::msgpack::names;
+    fn pick<T: Copy>(what: &str, table: &[(&str, T)], v: &Bound<'_, PyAny>) -> PyResult<T> {
+        let name: String = v.extract()?;
+        names::lookup(table, &name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{what} must be {}, not {name:?}",
+                names::list(table)
+            ))
+        })
+    }
+    let mut o = MsgpackOptions::default();
+    for (k, v) in options.into_iter().flat_map(|d| d.iter()) {
+        let key: String = k.extract()?;
+        if v.is_none() {
+            continue;
+        }
+        match key.as_str() {
+            "layout" => o.layout = pick("layout", names::LAYOUT, &v)?,
+            "maps" => o.maps = pick("maps", names::MAPS, &v)?,
+            "tuples" => o.tuples = pick("tuples", names::TUPLES, &v)?,
+            "many_keys" => o.many_keys = pick("many_keys", names::MANY_KEYS, &v)?,
+            "columns" => o.columns = v.extract()?,
+            "columnar" => o.columnar = v.extract()?,
+            "max_keys" => o.max_keys = v.extract()?,
+            "max_depth" => o.max_depth = v.extract()?,
+            "extensions" => {
+                for (ty, reading) in v.cast::<PyDict>()?.iter() {
+                    let ty: i8 = ty.extract().ok().filter(|&t: &i8| t != -1).ok_or_else(|| {
+                        PyValueError::new_err(format!(
+                            "extensions are keyed by ext types (-128..127; -1, the timestamp, is built in), not {ty}"
+                        ))
+                    })?;
+                    o.extensions
+                        .set(ty, pick(&format!("extensions[{ty}]"), names::READINGS, &reading)?);
+                }
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown MessagePack option {key:?} (options: layout, maps, tuples, columns, columnar, extensions, max_keys, many_keys, max_depth)"
+                )))
+            }
+        }
+    }
+    if let Some(l) = layout {
+        o.layout = names::lookup(names::LAYOUT, l).expect("a layout name");
+    }
     Ok(o)
 }
 
 /// MessagePack bytes as one stream (one batch).
 #[pyfunction]
-#[pyo3(signature = (data, layout="auto", maps="records", tuples="auto", columns=None))]
+#[pyo3(signature = (data, options=None))]
 fn read_msgpack(
     py: Python<'_>,
     data: Vec<u8>,
-    layout: &str,
-    maps: &str,
-    tuples: &str,
-    columns: Option<Vec<String>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ArrowStream> {
-    let o = msgpack_options(layout, maps, tuples, columns)?;
+    let o = msgpack_options(options, None)?;
     let batch = py
         .detach(|| arrowsmith_arrow::read_msgpack(&data, &o))
         .map_err(py_err)?;
@@ -470,17 +487,14 @@ type Cuts = (bool, Vec<(usize, usize, usize)>);
 /// `parts` runs of whole rows: `(in_array, [(start, end, rows), …])`. The walk reads headers
 /// only; a Spark or Ray task then decodes its run with [`read_msgpack_piece`].
 #[pyfunction]
-#[pyo3(signature = (path, parts, layout="auto", maps="records", tuples="auto", columns=None))]
+#[pyo3(signature = (path, parts, options=None))]
 fn msgpack_split(
     py: Python<'_>,
     path: std::path::PathBuf,
     parts: usize,
-    layout: &str,
-    maps: &str,
-    tuples: &str,
-    columns: Option<Vec<String>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Cuts> {
-    let o = msgpack_options(layout, maps, tuples, columns)?;
+    let o = msgpack_options(options, None)?;
     let s = py
         .detach(|| -> Result<_, Error> {
             let bytes = std::fs::read(&path)?;
@@ -493,19 +507,16 @@ fn msgpack_split(
 
 /// The rows of bytes `start..end` of a MessagePack file, one run of a [`msgpack_split`].
 #[pyfunction]
-#[pyo3(signature = (path, start, end, in_array, maps="records", tuples="auto", columns=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (path, start, end, in_array, options=None))]
 fn read_msgpack_piece(
     py: Python<'_>,
     path: std::path::PathBuf,
     start: u64,
     end: u64,
     in_array: bool,
-    maps: &str,
-    tuples: &str,
-    columns: Option<Vec<String>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ArrowStream> {
-    let o = msgpack_options("auto", maps, tuples, columns)?;
+    let o = msgpack_options(options, Some("auto"))?;
     let batch = py
         .detach(|| -> Result<_, Error> {
             use std::io::{Read, Seek, SeekFrom};
@@ -529,16 +540,14 @@ fn read_msgpack_piece(
 /// Batches can differ in columns when the rows do; the stream's schema is the first batch's,
 /// and a later batch that differs is an error naming it.
 #[pyfunction]
-#[pyo3(signature = (path, rows=65536, maps="records", tuples="auto", columns=None))]
+#[pyo3(signature = (path, rows=65536, options=None))]
 fn iter_msgpack(
     py: Python<'_>,
     path: std::path::PathBuf,
     rows: usize,
-    maps: &str,
-    tuples: &str,
-    columns: Option<Vec<String>>,
+    options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ArrowStream> {
-    let o = msgpack_options("stream", maps, tuples, columns)?;
+    let o = msgpack_options(options, Some("stream"))?;
     py.detach(|| {
         background(move || {
             let file = std::io::BufReader::new(std::fs::File::open(&path)?);

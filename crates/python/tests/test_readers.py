@@ -218,3 +218,52 @@ def test_polars_and_duckdb_take_the_stream():
     with h5py.File(H5, "r") as f:
         want = int(f["/ck_ext_many"][()].astype(np.int64).sum())
     assert con.sql("select sum(ck_ext_many) from stream").fetchone()[0] == want
+
+
+def _event_time(code, data):
+    """Fluentd's reading of ext 0 (EventTime): big-endian u32 seconds, u32 nanoseconds."""
+    assert code == 0 and len(data) == 8
+    s, ns = int.from_bytes(data[:4], "big"), int.from_bytes(data[4:], "big")
+    return s * 10**9 + ns
+
+
+def test_msgpack_options_as_the_js_api_names_them(tmp_path):
+    # fluent-logger's message mode: [tag, EventTime, record] per emit, back to back.
+    path = os.path.join(ROOT, "msgpack", "encoders", "fluent-logger-message-mode.msgpack")
+    with open(path, "rb") as f:
+        data = f.read()
+    u = msgpack.Unpacker(raw=False, ext_hook=_event_time)
+    u.feed(data)
+    want = list(u)
+    t = arrowsmith.read_msgpack(path, extensions={0: "eventtime"})
+    assert t.schema.field("1").type == pa.timestamp("ns")
+    assert t.column("0").to_pylist() == [w[0] for w in want]
+    assert t.column("1").cast(pa.int64()).to_pylist() == [w[1] for w in want]
+    assert t.column("2").to_pylist() == [w[2] for w in want]
+    # Without the reading, ext 0 stays a struct of its type and data.
+    assert pa.types.is_struct(arrowsmith.read_msgpack(data).schema.field("1").type)
+    streamed = pa.Table.from_batches(list(arrowsmith.iter_msgpack(path, rows=50, extensions={0: "eventtime"})))
+    assert streamed.column("1").cast(pa.int64()).to_pylist() == [w[1] for w in want]
+    # columnar: one map of equal-length arrays is a table, or one row of lists.
+    cols = msgpack.packb({"a": [1, 2, 3], "b": ["x", "y", "z"]})
+    assert arrowsmith.read_msgpack(cols).to_pylist() == [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}, {"a": 3, "b": "z"}]
+    assert arrowsmith.read_msgpack(cols, columnar=False).to_pylist() == [{"a": [1, 2, 3], "b": ["x", "y", "z"]}]
+    # max_keys / many_keys: past the limit a Map column, or the error saying so.
+    wide = msgpack.packb([{f"k{i}": i} for i in range(5)])
+    assert pa.types.is_map(arrowsmith.read_msgpack(wide, max_keys=2).schema.field(0).type)
+    with pytest.raises(arrowsmith.DecodeError) as e:
+        arrowsmith.read_msgpack(wide, max_keys=2, many_keys="error")
+    assert (e.value.format, e.value.code) == ("MessagePack", "unsupported")
+    with pytest.raises(arrowsmith.DecodeError):
+        arrowsmith.read_msgpack(msgpack.packb([[[1]]]), max_depth=2)
+    # Unknown options and values are errors that name them, never ignored.
+    for bad, word in [({"extension": {0: "eventtime"}}, "extension"), ({"extensions": {0: "event-time"}}, "event-time"),
+                      ({"extensions": {-1: "binary"}}, "-1"), ({"layout": "rows"}, "rows")]:
+        with pytest.raises(ValueError, match=word):
+            arrowsmith.read_msgpack(data, **bad)
+    # The engines' string options (Spark's .option) parse to the same reading.
+    from arrowsmith._scan import Options, Task
+    o = Options.parse({"extensions": "0=eventtime", "maxKeys": "9", "columnar": "false"})
+    assert (o.extensions, o.max_keys, o.columnar) == (((0, "eventtime"),), 9, False)
+    got = pa.Table.from_batches(list(Task("msgpack", path, o).read()))
+    assert got.column("1").cast(pa.int64()).to_pylist() == [w[1] for w in want]

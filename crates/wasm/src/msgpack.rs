@@ -24,32 +24,7 @@ export interface MsgpackConfigOptions {
 }
 "#;
 
-const LAYOUT: &[(&str, msgpack::Layout)] = &[
-    ("auto", msgpack::Layout::Auto),
-    ("array", msgpack::Layout::Array),
-    ("stream", msgpack::Layout::Stream),
-];
-const TUPLES: &[(&str, msgpack::Tuples)] = &[
-    ("auto", msgpack::Tuples::Auto),
-    ("columns", msgpack::Tuples::Columns),
-    ("list", msgpack::Tuples::List),
-];
-const MAPS: &[(&str, msgpack::Maps)] = &[
-    ("records", msgpack::Maps::Records),
-    ("map", msgpack::Maps::Map),
-];
-const MANY_KEYS: &[(&str, msgpack::ManyKeys)] = &[
-    ("map", msgpack::ManyKeys::Map),
-    ("error", msgpack::ManyKeys::Error),
-];
-const READINGS: &[(&str, msgpack::ExtReading)] = &[
-    ("struct", msgpack::ExtReading::Struct),
-    ("binary", msgpack::ExtReading::Binary),
-    ("timestamp-ms", msgpack::ExtReading::TimestampMs),
-    ("timestamp-ns", msgpack::ExtReading::TimestampNs),
-    ("undefined", msgpack::ExtReading::Undefined),
-    ("eventtime", msgpack::ExtReading::EventTime),
-];
+use msgpack::names::{LAYOUT, MANY_KEYS, MAPS, READINGS, TUPLES};
 
 /// The decode options, from one JS object (`msgpack-options.ts` passes `MsgpackOptions`).
 #[wasm_bindgen]

@@ -141,35 +141,34 @@ def describe_hdf5(path: Path, dataset: str) -> dict[str, Any]:
     return _native.describe_hdf5(os.fspath(path), dataset)
 
 
-def read_msgpack(
-    data: Union[bytes, bytearray, memoryview, Path],
-    *,
-    layout: str = "auto",
-    maps: str = "records",
-    tuples: str = "auto",
-    columns: Sequence[str] | None = None,
-) -> pa.Table:
-    """MessagePack bytes (or a file's) as a table: one top-level array's elements, or each
-    top-level value, are the rows (``layout`` "auto", "array" or "stream"); maps become
-    columns per key (``maps="records"``) or Arrow maps (``"map"``).
+def read_msgpack(data: Union[bytes, bytearray, memoryview, Path], **options: Any) -> pa.Table:
+    """MessagePack bytes (or a file's) as a table. The options are the JS API's
+    (docs/msgpack.md), in snake case: ``layout`` ("auto": one top-level array's elements, or
+    each top-level value, are the rows; "array"; "stream"), ``maps`` ("records": one column
+    per key; "map": Arrow maps), ``tuples`` ("auto", "columns", "list"), ``columns`` (names
+    of positional columns), ``columnar`` (a map of equal-length arrays is a table; default
+    on), ``extensions`` (readings of ext types, e.g. ``{0: "eventtime"}``; "struct",
+    "binary", "timestamp-ms", "timestamp-ns", "undefined", "eventtime"), ``max_keys``,
+    ``many_keys`` ("map" or "error") and ``max_depth``. An unknown option is a ValueError.
     """
     if isinstance(data, (str, os.PathLike)):
         with open(data, "rb") as f:
             data = f.read()
-    s = _native.read_msgpack(bytes(data), layout, maps, tuples, _list(columns))
+    s = _native.read_msgpack(bytes(data), _msgpack_options(options))
     return _reader(s).read_all()
 
 
-def iter_msgpack(
-    path: Path,
-    rows: int = 65536,
-    *,
-    maps: str = "records",
-    tuples: str = "auto",
-    columns: Sequence[str] | None = None,
-) -> pa.RecordBatchReader:
-    """A file of concatenated MessagePack values in batches of at most ``rows`` rows."""
-    return _batches(_native.iter_msgpack(os.fspath(path), rows, maps, tuples, _list(columns)))
+def iter_msgpack(path: Path, rows: int = 65536, **options: Any) -> pa.RecordBatchReader:
+    """A file of concatenated MessagePack values in batches of at most ``rows`` rows (the
+    options of :func:`read_msgpack` but ``layout``, which is "stream")."""
+    return _batches(_native.iter_msgpack(os.fspath(path), rows, _msgpack_options(options)))
+
+
+def _msgpack_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    o = dict(options)
+    if o.get("columns") is not None:
+        o["columns"] = list(o["columns"])
+    return o
 
 
 def _list(v: Sequence[str] | None) -> list[str] | None:

@@ -76,6 +76,11 @@ class Options:
     layout: str = "auto"
     maps: str = "records"
     tuples: str = "auto"
+    columnar: bool | None = None
+    extensions: tuple[tuple[int, str], ...] = ()
+    max_keys: int | None = None
+    many_keys: str | None = None
+    max_depth: int | None = None
     split_bytes: int = SPLIT_BYTES
     batch_rows: int = BATCH_ROWS
 
@@ -83,7 +88,10 @@ class Options:
     def parse(opts: Mapping[str, Any]) -> "Options":
         o = {k.lower(): v for k, v in opts.items() if v is not None and k.lower() not in ("path", "paths")}
         known = {f.lower(): f for f in Options.__dataclass_fields__}
-        known |= {"taskrows": "task_rows", "splitbytes": "split_bytes", "batchrows": "batch_rows", "timeunit": "time_unit"}
+        known |= {
+            "taskrows": "task_rows", "splitbytes": "split_bytes", "batchrows": "batch_rows", "timeunit": "time_unit",
+            "maxkeys": "max_keys", "manykeys": "many_keys", "maxdepth": "max_depth",
+        }
         kw: dict[str, Any] = {}
         for k, v in o.items():
             if k not in known:
@@ -93,10 +101,24 @@ class Options:
                 v = tuple(v.split(",")) if isinstance(v, str) else tuple(v)
             elif name == "tags":
                 v = _tags(v)
-            elif name in ("start", "end", "task_rows", "split_bytes", "batch_rows"):
+            elif name == "extensions":
+                v = _extensions(v)
+            elif name == "columnar":
+                v = v if isinstance(v, bool) else str(v).lower() == "true"
+            elif name in ("start", "end", "task_rows", "split_bytes", "batch_rows", "max_keys", "max_depth"):
                 v = int(v)
             kw[name] = v
         return Options(**kw)
+
+
+def _extensions(v: Any) -> tuple[tuple[int, str], ...]:
+    """Ext readings from a dict or from ``"0=eventtime,13=timestamp-ms"``."""
+    if isinstance(v, str):
+        pairs = [p.split("=", 1) for p in v.split(",") if p]
+        if any(len(p) != 2 for p in pairs):
+            raise ValueError(f"extensions must be type=reading pairs separated by commas, not {v!r}")
+        v = dict(pairs)
+    return tuple(sorted((int(k), str(r)) for k, r in dict(v).items()))
 
 
 def _tags(v: Any) -> tuple[tuple[str, str], ...]:
@@ -138,17 +160,23 @@ class Task:
             with open(self.path, "rb") as f:
                 t = _read_msgpack(f.read(), o)
         else:
-            s = _native.read_msgpack_piece(self.path, self.start, self.end, self.in_array, o.maps, o.tuples, _cols(o))
+            s = _native.read_msgpack_piece(self.path, self.start, self.end, self.in_array, _msgpack(o))
             t = pa.RecordBatchReader.from_stream(s).read_all()
         yield from t.to_batches(max_chunksize=o.batch_rows)
 
 
-def _cols(o: Options) -> list[str] | None:
-    return None if o.columns is None else list(o.columns)
+def _msgpack(o: Options) -> dict[str, Any]:
+    """The native MessagePack options of a scan's."""
+    return {
+        "layout": o.layout, "maps": o.maps, "tuples": o.tuples,
+        "columns": None if o.columns is None else list(o.columns),
+        "columnar": o.columnar, "extensions": dict(o.extensions), "max_keys": o.max_keys,
+        "many_keys": o.many_keys, "max_depth": o.max_depth,
+    }
 
 
 def _read_msgpack(data: bytes, o: Options) -> pa.Table:
-    s = _native.read_msgpack(data, o.layout, o.maps, o.tuples, _cols(o))
+    s = _native.read_msgpack(data, _msgpack(o))
     return pa.RecordBatchReader.from_stream(s).read_all()
 
 
@@ -222,7 +250,7 @@ class Scan:
         if size <= self.options.split_bytes:
             return [Task("msgpack", p, self.options)]
         o = self.options
-        in_array, pieces = _native.msgpack_split(p, -(-size // o.split_bytes), o.layout, o.maps, o.tuples, _cols(o))
+        in_array, pieces = _native.msgpack_split(p, -(-size // o.split_bytes), _msgpack(o))
         return [Task("msgpack", p, o, start=s, end=e, in_array=in_array) for s, e, _ in pieces]
 
     def read(self, task: Task, target: pa.Schema | None = None) -> Iterator[pa.RecordBatch]:
@@ -242,9 +270,9 @@ def file_schema(format: str, path: str, o: Options) -> pa.Schema:
     if size <= o.split_bytes:
         with open(path, "rb") as f:
             return _read_msgpack(f.read(), o).schema
-    in_array, pieces = _native.msgpack_split(path, -(-size // o.split_bytes), o.layout, o.maps, o.tuples, _cols(o))
+    in_array, pieces = _native.msgpack_split(path, -(-size // o.split_bytes), _msgpack(o))
     s, e, _ = pieces[0]
-    stream = _native.read_msgpack_piece(path, s, e, in_array, o.maps, o.tuples, _cols(o))
+    stream = _native.read_msgpack_piece(path, s, e, in_array, _msgpack(o))
     return pa.RecordBatchReader.from_stream(stream).schema
 
 

@@ -156,7 +156,8 @@ class Hdf5DataSource(_Source):
 
 class MsgpackDataSource(_Source):
     """``spark.read.format("msgpack")``: options ``layout``, ``maps``, ``tuples``,
-    ``columns``, ``splitBytes``."""
+    ``columns``, ``columnar``, ``extensions`` (``type=reading,…``, e.g. ``0=eventtime``),
+    ``maxKeys``, ``manyKeys``, ``maxDepth``, ``splitBytes``."""
 
     format = "msgpack"
 
