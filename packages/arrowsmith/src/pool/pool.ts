@@ -16,9 +16,9 @@ import type { BatchDesc } from '../types.js';
 import { platform } from '../wasm/instance.js';
 import { layout, placeOuts, sharedBatch, transferredBatches } from './assemble.js';
 import { LentMemory } from './lent.js';
-import { isShared, type Decoded, type FileRef, type Job } from './protocol.js';
+import { isShared, type Decoded, type FileRef, type Job, type PoolStats } from './protocol.js';
 import { Call, type Done } from './slot.js';
-import { Workers, type PoolStats } from './workers.js';
+import { Workers } from './workers.js';
 
 export interface PoolOptions {
   /** Number of workers. Default: logical cores. */

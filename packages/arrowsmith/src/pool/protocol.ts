@@ -116,6 +116,20 @@ export interface WireError {
 /** Bytes of wasm memory of each format module a worker instantiated. */
 export type WasmMemory = Partial<Record<Format, number>>;
 
+/**
+ * Workers, their wasm memory as last reported (in all, and per format module), jobs queued,
+ * workers running a job now, workers recycled and jobs taken so far.
+ */
+export interface PoolStats {
+  workers: number;
+  wasmBytes: number[];
+  wasm: WasmMemory[];
+  queued: number;
+  running: number;
+  recycled: number;
+  jobs: number;
+}
+
 export type FromWorker =
   | { type: 'ready'; memory: WasmMemory }
   | { type: 'decoded'; id: number; result: Decoded; memory: WasmMemory }

@@ -6,22 +6,8 @@
 import { abortReason } from '../io/abort.js';
 import { lendRange, type RangeReader } from '../io/source.js';
 import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm/instance.js';
-import { toWire, wireJob, type FromWorker, type Job, type ToWorker, type WasmMemory } from './protocol.js';
+import { toWire, wireJob, type FromWorker, type Job, type PoolStats, type ToWorker, type WasmMemory } from './protocol.js';
 import { rebuild, Slot, type Call, type Queued } from './slot.js';
-
-/**
- * Workers, their wasm memory as last reported (in all, and per format module), jobs queued,
- * workers running a job now, workers recycled and jobs taken so far.
- */
-export interface PoolStats {
-  workers: number;
-  wasmBytes: number[];
-  wasm: WasmMemory[];
-  queued: number;
-  running: number;
-  recycled: number;
-  jobs: number;
-}
 
 export class Workers {
   readonly slots: Slot[] = [];
