@@ -95,15 +95,11 @@ export class Cold {
     });
     await new Promise((r) => this.#server.listen(0, '127.0.0.1', r));
     if (this.useFirefox) {
-      const { default: puppeteer } = await import('puppeteer-core');
-      this.#firefox = await puppeteer.launch({
-        browser: 'firefox',
-        executablePath: process.env.FIREFOX ?? '/usr/bin/firefox-esr',
-        headless: true,
-        protocol: 'webDriverBiDi',
-        extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false, 'app.update.enabled': false },
-      });
-      this.firefoxVersion = `Firefox ${(await this.#firefox.version()).replace(/^firefox\//i, '')}`;
+      // The tests' launcher (tests/browser/drivers.mjs): Firefox ESR over WebDriver BiDi.
+      const { launch } = await import('../tests/browser/drivers.mjs');
+      const ff = await launch('firefox');
+      this.#firefox = ff.puppeteer;
+      this.firefoxVersion = ff.version;
     }
     if (!this.useBrowser) return this;
     const { chromium } = await import('playwright-core');

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
 use arrow_array::{RecordBatch, RecordBatchIterator, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
+use arrowsmith_arrow::msgpack::{names, Layout};
 use arrowsmith_arrow::{
     Error, Hdf5Reader, MsgpackBatches, MsgpackOptions, ReadAt, Select, TimeUnit, TsFileReader,
     TsQuery,
@@ -414,9 +415,8 @@ fn describe_hdf5<'py>(
 /// unknown key or value is a `ValueError` naming it. `layout` set by the verb wins.
 fn msgpack_options(
     options: Option<&Bound<'_, PyDict>>,
-    layout: Option<&str>,
+    layout: Option<Layout>,
 ) -> PyResult<MsgpackOptions> {
-    use arrowsmith_arrow::msgpack::names;
     fn pick<T: Copy>(what: &str, table: &[(&str, T)], v: &Bound<'_, PyAny>) -> PyResult<T> {
         let name: String = v.extract()?;
         names::lookup(table, &name).ok_or_else(|| {
@@ -460,7 +460,7 @@ fn msgpack_options(
         }
     }
     if let Some(l) = layout {
-        o.layout = names::lookup(names::LAYOUT, l).expect("a layout name");
+        o.layout = l;
     }
     Ok(o)
 }
@@ -516,7 +516,7 @@ fn read_msgpack_piece(
     in_array: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ArrowStream> {
-    let o = msgpack_options(options, Some("auto"))?;
+    let o = msgpack_options(options, Some(Layout::Auto))?;
     let batch = py
         .detach(|| -> Result<_, Error> {
             use std::io::{Read, Seek, SeekFrom};
@@ -547,7 +547,7 @@ fn iter_msgpack(
     rows: usize,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ArrowStream> {
-    let o = msgpack_options(options, Some("stream"))?;
+    let o = msgpack_options(options, Some(Layout::Stream))?;
     py.detach(|| {
         background(move || {
             let file = std::io::BufReader::new(std::fs::File::open(&path)?);
