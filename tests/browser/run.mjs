@@ -11,7 +11,7 @@
 //     an app on apache-arrow 21 and one on 15.
 //  5. the h5web viewer on arrowsmith/h5web (h5web.mjs): all of it in Chromium, the NeXus
 //     default plot of a ranged URL in the others.
-// `--only=sql` runs step 4 alone, `--only=h5web` step 5.
+// `--only=sql` runs step 4 alone, `--only=h5web` step 5, `--only=demo` the demo of step 3.
 // Prints "browser: N passed, M failed" and exits non-zero on failure.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -224,7 +224,7 @@ const probe = ${probe};
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  if (which === 'chromium' && !only) {
+  if (which === 'chromium' && (!only || only === 'demo')) {
     console.log('web demo');
     await demoTests({ browser: browser.playwright, report, outDir });
   }

@@ -31,7 +31,7 @@ class WorkerClient {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.type === 'progress') return p.progress?.(m.done, m.total, m.phase);
-      if (m.type === 'series' && !m.done) return p.partial?.(m);
+      if ((m.type === 'series' && !m.done) || m.type === 'batch') return p.partial?.(m);
       this.pending.delete(m.id);
       p.resolve(m);
     };
@@ -48,11 +48,16 @@ class WorkerClient {
     this.w.postMessage({ ...msg, id: this.next++ } as WorkerRequest);
   }
   request(msg: Req, progress?: (done: number, total: number, phase: string) => void, partial?: (r: WorkerReply) => void): Promise<WorkerReply> {
+    return this.start(msg, progress, partial).reply;
+  }
+  /** A request and its id (later messages name it: a feed's pulls). */
+  start(msg: Req, progress?: (done: number, total: number, phase: string) => void, partial?: (r: WorkerReply) => void): { id: number; reply: Promise<WorkerReply> } {
     const id = this.next++;
-    return new Promise((resolve) => {
+    const reply = new Promise<WorkerReply>((resolve) => {
       this.pending.set(id, { resolve, progress, partial });
       this.w.postMessage({ ...msg, id } as WorkerRequest);
     });
+    return { id, reply };
   }
 }
 
@@ -77,6 +82,8 @@ const demo = {
   stream: undefined as StreamState | undefined,
   /** The SQL panel's last query: its result (first rows) or error. */
   sql: undefined as { sql: string; columns: string[]; rows: unknown[][]; total: number; ms: number } | { sql: string; error: string } | undefined,
+  /** The SQL panel's last stream of a whole selection into DuckDB (the rows inserted as it went). */
+  sqlFeed: undefined as { state: 'running' | 'done' | 'cancelled' | 'failed'; progress: number[]; rows: number; total?: number; ms?: number } | undefined,
 };
 
 interface StreamState {
@@ -162,6 +169,8 @@ async function openFile(f: File) {
   $('progress-box').hidden = true;
   $<HTMLButtonElement>('bench-run').disabled = true;
   stopStream(); // the worker's open aborts it too; its state turns 'stopped' when it ends
+  sqlAbort?.abort(new DOMException('another file was opened', 'AbortError'));
+  sqlRegistered = undefined;
   demo.treeShownAt = undefined;
   $('stream-panel').hidden = true;
   $<HTMLButtonElement>('stream-run').disabled = false;
@@ -317,6 +326,7 @@ async function read() {
   const table = tableFromIPC(reply.ipc);
   demo.table = table;
   sqlIpc.set(table, reply.ipc);
+  shownSel.set(table, s);
   $('status').textContent = timingLine(table, reply.ms);
   $('about').textContent = reply.about ?? '';
   $('about-box').hidden = !reply.about;
@@ -364,12 +374,20 @@ function showTable(table: Table, base = 0) {
 }
 
 // ---------------------------------------------------------------- SQL
-/** The table registered in DuckDB as `data` (registered again when the shown table changes). */
+/**
+ * The DuckDB table `data`: the shown table when it is the whole selection, else the whole
+ * selection (the row window aside: a big file's preview, or offset/limit) streamed from the
+ * worker batch by batch, with progress, and cancellable. `sqlRegistered` says what is in it.
+ */
 let sqlTable: Table | undefined;
-let sqlRegistered: Table | undefined;
-/** The IPC bytes each shown table came in (what the SQL engine registers). */
+let sqlRegistered: unknown;
+let sqlAbort: AbortController | undefined;
+/** The IPC bytes each shown table came in, and the selection it was read with. */
 const sqlIpc = new WeakMap<Table, Uint8Array>();
+const shownSel = new WeakMap<Table, Selection>();
 const quoteId = (s: string) => `"${s.replaceAll('"', '""')}"`;
+/** Rows per batch of a stream into DuckDB (`?sqlRows=N`; default: the reader's, about 16 MiB). */
+const SQL_ROWS = Number(new URLSearchParams(location.search).get('sqlRows')) || undefined;
 
 /** A few queries for the shown table, by what its columns are. */
 function sqlExamples(table: Table): string[] {
@@ -388,6 +406,9 @@ function sqlExamples(table: Table): string[] {
 function showSqlPanel(table: Table) {
   sqlTable = table;
   $('sql-panel').hidden = false;
+  const s = shownSel.get(table);
+  const windowed = s?.offset !== undefined || s?.limit !== undefined;
+  $('sql-scope').textContent = windowed ? 'the whole selection, streamed from the file batch by batch (not only the rows shown)' : 'the rows shown above';
   const examples = sqlExamples(table);
   const box = $('sql-examples');
   box.replaceChildren(
@@ -408,6 +429,92 @@ function showSqlPanel(table: Table) {
   }
 }
 
+/**
+ * The worker's feed of `s` as IPC streams, one per batch. Taking one lets the worker send
+ * another, so at most FEED_AHEAD batches wait here while DuckDB inserts.
+ */
+async function* feedBatches(s: Selection, signal: AbortSignal, onTotal: (total: number | undefined) => void): AsyncGenerator<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let end: WorkerReply | undefined;
+  let wake: (() => void) | undefined;
+  const { id, reply } = main.start({ type: 'feed', sel: s, rows: SQL_ROWS }, undefined, (m) => {
+    if (m.type !== 'batch') return;
+    onTotal(m.total);
+    queue.push(m.ipc);
+    wake?.();
+  });
+  void reply.then((r) => {
+    end = r;
+    wake?.();
+  });
+  const stop = () => main.send({ type: 'stop-feed' });
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const ipc = queue.shift();
+      if (ipc) {
+        main.send({ type: 'pull', of: id });
+        yield ipc;
+      } else if (end) {
+        if (end.type === 'error') throw Object.assign(new Error(end.error.message), { name: end.error.name ?? 'Error' });
+        return;
+      } else {
+        await new Promise<void>((r) => (wake = r));
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    if (!end) stop();
+  }
+}
+
+/** Puts the shown table, or its whole selection, into DuckDB as `data`; returns its rows. */
+async function registerSql(engine: typeof import('./sql.js'), table: Table): Promise<number> {
+  const s = shownSel.get(table);
+  const windowed = s?.offset !== undefined || s?.limit !== undefined;
+  const key = windowed ? `${generation} ${JSON.stringify({ ...s, offset: undefined, limit: undefined })}` : table;
+  if (sqlRegistered === key) return -1;
+  sqlRegistered = undefined;
+  if (!windowed) {
+    $('sql-status').textContent = 'Loading DuckDB-wasm and registering the table…';
+    const ipc = sqlIpc.get(table);
+    if (!ipc) throw new Error('this table came without its Arrow IPC bytes');
+    const rows = await engine.register('data', ipc);
+    sqlRegistered = key;
+    return rows;
+  }
+  const ac = (sqlAbort = new AbortController());
+  const t0 = performance.now();
+  const feed: NonNullable<typeof demo.sqlFeed> = (demo.sqlFeed = { state: 'running', progress: [], rows: 0 });
+  const bar = $<HTMLProgressElement>('sql-progress');
+  const show = (rows: number) => {
+    feed.rows = rows;
+    feed.progress.push(rows);
+    bar.max = Math.max(feed.total ?? rows, rows, 1);
+    bar.value = rows;
+    const of = feed.total === undefined ? '' : ` of ${feed.total.toLocaleString('en-US')}`;
+    $('sql-status').textContent = `Streaming the selection into DuckDB: ${rows.toLocaleString('en-US')}${of} rows…`;
+  };
+  $('sql-progress-box').hidden = false;
+  $<HTMLButtonElement>('sql-cancel').disabled = false;
+  show(0);
+  try {
+    const batches = feedBatches({ ...s, offset: undefined, limit: undefined }, ac.signal, (total) => (feed.total = total));
+    const rows = await engine.registerStream('data', batches, { signal: ac.signal, onProgress: show });
+    feed.state = 'done';
+    sqlRegistered = key;
+    return rows;
+  } catch (e) {
+    feed.state = ac.signal.aborted ? 'cancelled' : 'failed';
+    throw e;
+  } finally {
+    feed.ms = performance.now() - t0;
+    if (sqlAbort === ac) sqlAbort = undefined;
+    $<HTMLButtonElement>('sql-cancel').disabled = true;
+    $('sql-progress-box').hidden = true;
+  }
+}
+
 async function runSql() {
   const sql = $<HTMLTextAreaElement>('sql-query').value;
   const table = sqlTable;
@@ -418,14 +525,8 @@ async function runSql() {
   try {
     // Its own bundle, by URL (see build.mjs).
     const engine = (await import(new URL('sql-engine.js', document.baseURI).href)) as typeof import('./sql.js');
-    if (sqlRegistered !== table) {
-      $('sql-status').textContent = 'Loading DuckDB-wasm and registering the table…';
-      const ipc = sqlIpc.get(table);
-      if (!ipc) throw new Error('this table came without its Arrow IPC bytes');
-      const rows = await engine.register('data', ipc);
-      sqlRegistered = table;
-      $('sql-status').textContent = `${rows.toLocaleString('en-US')} rows registered as data; querying…`;
-    }
+    const rows = await registerSql(engine, table);
+    if (rows >= 0) $('sql-status').textContent = `${rows.toLocaleString('en-US')} rows registered as data; querying…`;
     const t1 = performance.now();
     const r = await engine.query(sql);
     const ms = performance.now() - t1;
@@ -440,15 +541,17 @@ async function runSql() {
     chart.hidden = !(k >= 0 && r.rows.length > 1);
     if (!chart.hidden) plotSequence(chart, r.rows.map((row) => Number(row[k])), `${r.columns[k]} by result row`);
   } catch (e) {
+    const cancelled = (e as Error)?.name === 'AbortError';
     demo.sql = { sql, error: String((e as Error)?.message ?? e) };
-    $('sql-status').textContent = 'failed';
-    $('sql-error').hidden = false;
+    $('sql-status').textContent = cancelled ? 'cancelled: the partly streamed table was dropped' : 'failed';
+    $('sql-error').hidden = cancelled;
     $('sql-error').textContent = `DuckDB: ${String((e as Error)?.message ?? e)}`;
   } finally {
     $<HTMLButtonElement>('sql-run').disabled = false;
   }
 }
 $('sql-run').onclick = () => void runSql();
+$('sql-cancel').onclick = () => sqlAbort?.abort(new DOMException('cancelled', 'AbortError'));
 
 function drawChart(table: Table) {
   // The time-series chart: selected numeric columns against time. The adapter names the

@@ -29,6 +29,20 @@ export async function register(name: string, ipc: Uint8Array, signal?: AbortSign
   return (await insertTable(conn, name, tableFromIPC(ipc), { signal })).rows;
 }
 
+/**
+ * The batches of `ipcs` (one IPC stream each, from the demo's worker) as the DuckDB table
+ * `name`, replacing one of that name: inserted one by one, so memory holds a batch or two
+ * besides DuckDB's table. On an abort or error the partly inserted table is dropped.
+ */
+export async function registerStream(name: string, ipcs: AsyncIterable<Uint8Array>, options: { signal?: AbortSignal; onProgress?: (rows: number) => void }): Promise<number> {
+  const conn = await connection();
+  await conn.query(`DROP TABLE IF EXISTS "${name.replaceAll('"', '""')}"`);
+  async function* batches() {
+    for await (const ipc of ipcs) yield* tableFromIPC(ipc).batches;
+  }
+  return (await insertTable(conn, name, batches(), options)).rows;
+}
+
 export interface Result {
   columns: string[];
   /** Numeric columns (for the chart). */

@@ -2,7 +2,7 @@
 // Decoding runs here so the page never freezes; tables go back as Arrow IPC bytes
 // (transferred, not copied). `?simd=1` / `?simd=0` pin the wasm build (one per realm), so
 // the benchmark runs SIMD and scalar side by side in two workers.
-import { tableToIPC } from 'apache-arrow';
+import { Table, tableToIPC } from 'apache-arrow';
 import { DecodeError, init, memory, simdActive } from 'arrowsmith';
 import { MinMax } from './minmax.js';
 import { runBench, type BenchResult, type DecoderId } from './bench.js';
@@ -17,6 +17,14 @@ export type WorkerRequest =
   | { type: 'stream'; id: number; sel: Selection; width: number }
   /** Stop the running stream (its request answers with an AbortError). */
   | { type: 'cancel'; id: number }
+  /**
+   * The whole selection as Arrow IPC, one 'batch' reply per batch (the SQL panel's table), at
+   * most FEED_AHEAD ahead of the batches the page has taken ('pull', naming the feed's id).
+   */
+  | { type: 'feed'; id: number; sel: Selection; rows?: number }
+  | { type: 'pull'; id: number; of: number }
+  /** Stop the running feed (its request answers with an AbortError). */
+  | { type: 'stop-feed'; id: number }
   | { type: 'bench'; id: number; file: Blob; format: FormatName; decoder: DecoderId; label: string; runs: number };
 
 export interface WireError {
@@ -48,6 +56,10 @@ export type WorkerReply =
       firstOfFormat: boolean;
     }
   | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number; about?: string }
+  /** One batch of a feed (one IPC stream each), `total` rows expected where known. */
+  | { type: 'batch'; id: number; ipc: Uint8Array; rows: number; total?: number }
+  /** A feed's end: every batch was sent. */
+  | { type: 'fed'; id: number; rows: number; batches: number }
   | { type: 'bench'; id: number; result: BenchResult }
   /** A stream's state: its downsample so far (partial) or in full (done). */
   | { type: 'series'; id: number; done: boolean; plot: SeriesPlot }
@@ -135,6 +147,37 @@ async function stream(id: number, sel: Selection, width: number) {
   send(true);
 }
 
+/** The running feed: its controller, and the batches the page may still take before it pulls. */
+let feeding: { id: number; ac: AbortController; credit: number; wake?: () => void } | undefined;
+/** Batches a feed sends before the page has taken any: decoding overlaps DuckDB's inserts. */
+const FEED_AHEAD = 2;
+
+/** Sends the selection batch by batch; waits whenever FEED_AHEAD batches are not yet taken. */
+async function feed(id: number, sel: Selection, rows?: number) {
+  if (!opened?.batches) throw new Error('this file cannot be streamed into SQL');
+  feeding?.ac.abort(new DOMException('a new feed started', 'AbortError'));
+  const f = (feeding = { id, ac: new AbortController(), credit: FEED_AHEAD } as NonNullable<typeof feeding>);
+  const stopped = new Promise<never>((_, reject) => f.ac.signal.addEventListener('abort', () => reject(f.ac.signal.reason), { once: true }));
+  stopped.catch(() => {});
+  try {
+    const { total, batches } = await opened.batches(sel, { signal: f.ac.signal, rows });
+    let sent = 0;
+    let n = 0;
+    for await (const b of batches) {
+      while (f.credit === 0) await Promise.race([new Promise<void>((r) => (f.wake = r)), stopped]);
+      f.credit--;
+      const ipc = tableToIPC(new Table([b]), 'stream');
+      sent += b.numRows;
+      n++;
+      post({ type: 'batch', id, ipc, rows: b.numRows, total }, [ipc.buffer]);
+    }
+    f.ac.signal.throwIfAborted();
+    post({ type: 'fed', id, rows: sent, batches: n });
+  } finally {
+    if (feeding === f) feeding = undefined;
+  }
+}
+
 /** Read a Blob reporting bytes as they arrive (a big file shows progress while loading). */
 async function readBlob(file: Blob, id: number): Promise<Uint8Array> {
   if (file.size < 8 << 20) return new Uint8Array(await file.arrayBuffer());
@@ -167,9 +210,22 @@ self.onmessage = async (ev: MessageEvent<WorkerRequest>) => {
       return;
     }
     if (req.type === 'stream') return await stream(req.id, req.sel, req.width);
+    if (req.type === 'feed') return await feed(req.id, req.sel, req.rows);
+    if (req.type === 'pull') {
+      if (feeding?.id === req.of) {
+        feeding.credit++;
+        feeding.wake?.();
+      }
+      return;
+    }
+    if (req.type === 'stop-feed') {
+      feeding?.ac.abort(new DOMException('stopped', 'AbortError'));
+      return;
+    }
     if (req.type === 'open') {
       streaming?.abort(new DOMException('another file was opened', 'AbortError'));
       streaming = undefined;
+      feeding?.ac.abort(new DOMException('another file was opened', 'AbortError'));
       opened?.close?.();
       opened = undefined;
       const file = req.file;

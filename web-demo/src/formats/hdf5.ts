@@ -18,7 +18,7 @@ interface Hdf5Reader {
   info?(path: string): Promise<Record<string, unknown>>;
   attrs(path: string): Promise<unknown> | unknown;
   read(path: string, opts?: { start?: number; count?: number }): Promise<Table>;
-  batches?(path: string, opts?: { signal?: AbortSignal }): AsyncIterable<RecordBatch>;
+  batches?(path: string, opts?: { signal?: AbortSignal; rows?: number }): AsyncIterable<RecordBatch>;
   close?(): void;
 }
 
@@ -115,6 +115,12 @@ export const hdf5Adapter: FormatAdapter = {
             }
           },
         };
+      },
+      async batches(sel, { signal, rows }) {
+        if (!sel.path) throw new Error('pick a dataset');
+        if (!f.batches || !f.info) throw new Error('this build cannot stream HDF5 datasets');
+        const info = (await f.info(sel.path)) as { shape?: number[] };
+        return { total: info.shape?.length ? info.shape[0] : 1, batches: f.batches(sel.path, { signal, rows }) };
       },
       close: () => f.close?.(),
     };

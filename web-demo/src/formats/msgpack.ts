@@ -3,7 +3,7 @@
 import { Table, type RecordBatch } from 'apache-arrow';
 import { decodeMsgpack, decodeMsgpackStream } from 'arrowsmith';
 import { fieldsToTree, filterByTime, findTimeColumn, selectColumns } from './arrow-util.js';
-import type { FormatAdapter, Opened, Progress } from './types.js';
+import type { FormatAdapter, Opened, Progress, Selection } from './types.js';
 
 /** Files above this size are streamed in chunks (progress bar); smaller ones decoded whole. */
 /** The batches of a stream inferred different schemas: decode the file whole instead. */
@@ -53,15 +53,28 @@ export const msgpackAdapter: FormatAdapter = {
       initial: {},
       timeColumn,
       timeFilterPushed: false,
-      async read(sel) {
-        let t = timeColumn ? filterByTime(table, timeColumn, sel.start, sel.end) : table;
-        t = selectColumns(t, sel.columns, timeColumn);
-        if (sel.offset !== undefined || sel.limit !== undefined) {
-          const from = Math.min(t.numRows, sel.offset ?? 0);
-          t = t.slice(from, sel.limit === undefined ? t.numRows : Math.min(t.numRows, from + sel.limit));
+      read: async (sel) => selected(sel),
+      // The file is decoded whole when opened: its selection, cut into batches of `rows`.
+      async batches(sel, { signal, rows }) {
+        const t = selected({ ...sel, offset: undefined, limit: undefined });
+        const step = Math.max(1, rows ?? 65_536);
+        async function* cut() {
+          for (let at = 0; at < t.numRows; at += step) {
+            signal.throwIfAborted();
+            yield* t.slice(at, Math.min(t.numRows, at + step)).batches;
+          }
         }
-        return t;
+        return { total: t.numRows, batches: cut() };
       },
     };
+    function selected(sel: Selection): Table {
+      let t = timeColumn ? filterByTime(table, timeColumn, sel.start, sel.end) : table;
+      t = selectColumns(t, sel.columns, timeColumn);
+      if (sel.offset !== undefined || sel.limit !== undefined) {
+        const from = Math.min(t.numRows, sel.offset ?? 0);
+        t = t.slice(from, sel.limit === undefined ? t.numRows : Math.min(t.numRows, from + sel.limit));
+      }
+      return t;
+    }
   },
 };

@@ -14,7 +14,7 @@ interface TsFileReader {
   devices(table?: string): Promise<unknown[]> | unknown[];
   timeseries?(): Promise<{ device: string; measurement: string; type?: string; count?: number; start?: bigint | number; end?: bigint | number; chunks?: number }[]>;
   read(q: { table?: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; limit?: number }): Promise<Table>;
-  batches?(q: { table?: string; devices?: string[]; columns?: string[]; signal?: AbortSignal }): AsyncIterable<RecordBatch>;
+  batches?(q: { table?: string; devices?: string[]; columns?: string[]; start?: number | bigint; end?: number | bigint; rows?: number; signal?: AbortSignal }): AsyncIterable<RecordBatch>;
   close?(): void;
 }
 
@@ -139,6 +139,21 @@ export const tsfileAdapter: FormatAdapter = {
             }
           },
         };
+      },
+      async batches(sel, { signal, rows }) {
+        if (!f.batches) throw new Error('this build cannot stream TsFile tables');
+        const devices = sel.devices?.length ? sel.devices : undefined;
+        // Rows per device: its longest series (aligned series hold nulls where a field has none).
+        let total: number | undefined;
+        if (sel.start === undefined && sel.end === undefined && f.timeseries) {
+          const most = new Map<string, number>();
+          for (const s of await f.timeseries()) {
+            const inTable = !sel.path || s.device === sel.path || s.device.startsWith(`${sel.path}.`);
+            if (inTable && (!devices || devices.includes(s.device))) most.set(s.device, Math.max(most.get(s.device) ?? 0, s.count ?? 0));
+          }
+          total = [...most.values()].reduce((a, b) => a + b, 0) || undefined;
+        }
+        return { total, batches: f.batches({ table: sel.path, devices, columns: sel.columns?.length ? sel.columns : undefined, start: sel.start, end: sel.end, rows, signal }) };
       },
       close: () => f.close?.(),
     };

@@ -1,6 +1,6 @@
 // One adapter per format behind one small interface: open → structure tree → read a
 // selection → an Arrow Table. Adapters run inside the worker.
-import type { Table } from 'apache-arrow';
+import type { RecordBatch, Table } from 'apache-arrow';
 import type { FormatName } from '../sniff.js';
 
 /** A node of the structure tree shown in the browser panel (plain data: crosses postMessage). */
@@ -49,6 +49,16 @@ export interface Opened {
   close?(): void;
   /** One numeric series of the selection, streamed by batches (big files: never read whole). */
   series?(sel: Selection): Promise<Series>;
+  /**
+   * The whole selection (its row window, offset and limit, aside) batch by batch: what the SQL
+   * panel streams into DuckDB. `total` is its row count where the metadata tells it.
+   */
+  batches?(sel: Selection, options: { signal: AbortSignal; rows?: number }): Promise<Batches>;
+}
+
+export interface Batches {
+  total?: number;
+  batches: AsyncIterable<RecordBatch>;
 }
 
 /**
