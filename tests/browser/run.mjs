@@ -6,7 +6,7 @@
 //  2. the cross-engine check (tests/engines/digest.ts), both builds, against x86-64 Node's digests;
 //  3. Chromium only: the packed tarball installed into a fresh project, used from Node (ESM
 //     and CJS) and from an esbuild bundle in the browser; the demo (demo.mjs).
-//  4. Chromium only: arrowsmith/duckdb and arrowsmith/flechette (sql.ts) on DuckDB-wasm's
+//  4. Chromium and Firefox: arrowsmith/duckdb and arrowsmith/flechette (sql.ts) on DuckDB-wasm's
 //     worker bundle, served from the page's folder, with Arquero and a Mosaic/vgplot spec, in
 //     an app on apache-arrow 21 and one on 15.
 //  5. the h5web viewer on arrowsmith/h5web (h5web.mjs): all of it in Chromium, the NeXus
@@ -252,8 +252,8 @@ const probe = ${probe};
     if (which === 'chromium') await h5webTests({ browser: browser.playwright, report, outDir });
     else await h5webSmoke({ browser, report, outDir, engine: which });
   }
-  // 4. Chromium: SQL over the decoded tables in DuckDB-wasm, and Arquero over flechette.
-  if (which === 'chromium' && (!only || only === 'sql')) {
+  // 4. Chromium and Firefox: SQL over the decoded tables in DuckDB-wasm, and Arquero over flechette.
+  if ((which === 'chromium' || which === 'firefox') && (!only || only === 'sql')) {
     // The app (and so arrowsmith) on apache-arrow 15; DuckDB-wasm keeps its own (17), as npm installs it.
     const appArrow15 = {
       name: 'app-arrow-15',
@@ -285,7 +285,7 @@ const probe = ${probe};
     const server = await serveDir(dir);
     for (const arrow of ['21', '15']) {
       writeFileSync(join(dir, `index-${arrow}.html`), `<!doctype html><script type="module" src="sql-${arrow}.js"></script>`);
-      await pageResults(`${urlOf(server)}index-${arrow}.html?arrow=${arrow}`, `SQL and Arquero, apache-arrow ${arrow}`);
+      await pageResults(`${urlOf(server)}index-${arrow}.html?arrow=${arrow}`, `SQL and Arquero, apache-arrow ${arrow}${which === 'chromium' ? '' : ` (${which})`}`);
     }
     server.close();
   }
