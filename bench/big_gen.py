@@ -14,7 +14,7 @@ default encodings and LZ4; values pseudo-random (xorshift of the row), so the fi
 23 bytes a row.
 msgpack: ROWS maps {"t": int, "v": float64, "name": str} one after another (a record stream),
 written by msgpack-python; v = (i % 1000) / 8 (exact in binary, so sums agree across readers).
-Prints JSON: {"path", "bytes", "rows", "seconds"}.
+Prints JSON: {"path", "bytes", "rows", "seconds"} (tsfile: also "device_rows", "device_s4_sum").
 """
 import argparse
 import json
@@ -82,8 +82,9 @@ def write_tsfile(out, rows, devices):
             tag = pa.array([f"d{d:03}"] * n)
             w.write_arrow_batch(pa.record_batch({"time": t, "id1": tag, "s1": s1, "s2": s2, "s3": s3, "s4": s4}))
     w.close()
-    rows = per * devices
-    return rows
+    # Every device holds the same values (rows 0..per): their count and s4 sum, for checks.
+    s4 = sum(int(tsfile_values(s, min(step, per - s))[4].sum(dtype=np.int64)) for s in range(0, per, step))
+    return per * devices, {"device_rows": per, "device_s4_sum": s4}
 
 
 def write_msgpack(out, rows):
@@ -109,10 +110,11 @@ a = ap.parse_args()
 if os.path.exists(a.out):
     os.remove(a.out)
 t = time.perf_counter()
+extra = {}
 if a.kind == "hdf5":
     rows = write_hdf5(a.out, a.mib, a.gzip, a.spikes)
 elif a.kind == "tsfile":
-    rows = write_tsfile(a.out, a.rows, a.devices)
+    rows, extra = write_tsfile(a.out, a.rows, a.devices)
 else:
     rows = write_msgpack(a.out, a.rows)
-print(json.dumps({"path": a.out, "bytes": os.path.getsize(a.out), "rows": rows, "seconds": time.perf_counter() - t}))
+print(json.dumps({"path": a.out, "bytes": os.path.getsize(a.out), "rows": rows, "seconds": time.perf_counter() - t, **extra}))

@@ -9,12 +9,13 @@
 //
 //   npm run test:big          (ARROWSMITH_BIG_MIB=256 for a quicker, smaller run)
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web-demo/serve.mjs';
 import { launch } from './drivers.mjs';
+import { descendantsRss } from './memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = join(root, '.venv/bin/python');
@@ -28,32 +29,6 @@ let failed = 0;
 function report(ok, name, detail = '') {
   ok ? passed++ : failed++;
   console.log(`  ${ok ? '✓' : '✗'} ${name}${ok || !detail ? '' : `\n      ${detail}`}`);
-}
-
-/** Resident memory (bytes) of this process's descendants: the browser and its renderers. */
-function descendantsRss() {
-  const children = new Map();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const ppid = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(pid)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  let rss = 0;
-  const todo = [...(children.get(process.pid) ?? [])];
-  while (todo.length) {
-    const pid = todo.pop();
-    todo.push(...(children.get(pid) ?? []));
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) rss += Number(m[1]) * 1024;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return rss;
 }
 
 /**

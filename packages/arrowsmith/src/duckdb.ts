@@ -191,7 +191,9 @@ async function append(conn: DuckDBConnectionLike, at: { name: string; schema?: s
     // An all-null column of a batch is left out: INSERT BY NAME fills it with NULL.
     if (c.sig !== NULL || !have || have.sig === NULL) keep.push(i);
   });
-  const part = keep.length === own.length ? batch : batch.select(keep.map((i) => own[i]!.name));
+  // selectAt, not select: apache-arrow's select (15–21) keeps each child at its old index, so
+  // the columns after a dropped one would lose their values.
+  const part = keep.length === own.length ? batch : batch.selectAt(keep);
   const stage = `__arrowsmith_stage_${++stages}`;
   const staged = schema === undefined ? quote(stage) : `${quote(schema)}.${quote(stage)}`;
   await conn.insertArrowFromIPCStream(ipc(part as RecordBatch), { name: stage, ...(schema === undefined ? {} : { schema }), create: true });

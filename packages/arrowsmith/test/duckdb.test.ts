@@ -115,6 +115,19 @@ describe('insertTable: MessagePack', () => {
     ]);
   });
 
+  it('an all-null column before others in a later batch leaves their values in place', async () => {
+    // (apache-arrow's RecordBatch.select keeps each child at its old index: columns after a
+    // dropped one would shift.)
+    const a = new A.Table({ id: A.vectorFromArray([1], new A.Int32()), note: A.vectorFromArray(['x'], new A.Utf8()), v: A.vectorFromArray([0.5], new A.Float64()) }).batches[0]!;
+    const b = new A.Table({ id: A.vectorFromArray([2, 3], new A.Int32()), note: A.vectorFromArray([null, null], new A.Null()), v: A.vectorFromArray([1.5, 2.5], new A.Float64()) }).batches[0]!;
+    expect(await insertTable(conn, 'gap', [a, b])).toEqual({ rows: 3, batches: 2 });
+    expect(rows(conn, 'SELECT * FROM gap ORDER BY id')).toEqual([
+      { id: 1, note: 'x', v: 0.5 },
+      { id: 2, note: null, v: 1.5 },
+      { id: 3, note: null, v: 2.5 },
+    ]);
+  });
+
   it('integers that grow wider widen the column; narrower ones fit it', async () => {
     const batch = (ids: number[], type: A.DataType) => new A.Table({ n: A.vectorFromArray(ids.map((i) => (type instanceof A.Int64 ? BigInt(i) : i)), type as never) }).batches[0]!;
     const big = 2 ** 40;
