@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web-demo/serve.mjs';
 import { launch } from './drivers.mjs';
-import { descendantsRss } from './memory.mjs';
+import { descendantsRss, workerHeaps } from './memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = join(root, '.venv/bin/python');
@@ -29,37 +29,6 @@ let failed = 0;
 function report(ok, name, detail = '') {
   ok ? passed++ : failed++;
   console.log(`  ${ok ? '✓' : '✗'} ${name}${ok || !detail ? '' : `\n      ${detail}`}`);
-}
-
-/**
- * JS heap of the page's workers (where the demo decodes), by CDP: Runtime.getHeapUsage sent
- * to each worker target (Chromium has no performance.memory in workers).
- */
-async function workerHeaps(browser) {
-  const cdp = await browser.newBrowserCDPSession();
-  const waiting = new Map();
-  let seq = 0;
-  cdp.on('Target.receivedMessageFromTarget', (e) => {
-    const m = JSON.parse(e.message);
-    waiting.get(m.id)?.(m);
-  });
-  const sessions = new Map();
-  return async () => {
-    const { targetInfos } = await cdp.send('Target.getTargets');
-    let used = 0;
-    let backing = 0;
-    for (const t of targetInfos.filter((x) => x.type === 'worker')) {
-      if (!sessions.has(t.targetId)) sessions.set(t.targetId, (await cdp.send('Target.attachToTarget', { targetId: t.targetId, flatten: false })).sessionId);
-      const id = ++seq;
-      const reply = new Promise((r) => waiting.set(id, r));
-      await cdp.send('Target.sendMessageToTarget', { sessionId: sessions.get(t.targetId), message: JSON.stringify({ id, method: 'Runtime.getHeapUsage' }) });
-      const m = await Promise.race([reply, sleep(5000).then(() => ({}))]);
-      waiting.delete(id);
-      used += m.result?.usedSize ?? 0;
-      backing += m.result?.backingStorageSize ?? 0;
-    }
-    return { used, backing };
-  };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

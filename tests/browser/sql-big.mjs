@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web-demo/serve.mjs';
 import { launch } from './drivers.mjs';
-import { descendantsRss } from './memory.mjs';
+import { descendantsRss, processesRss, workerHeaps } from './memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const python = join(root, '.venv/bin/python');
@@ -64,7 +64,7 @@ try {
   const page = await browser.playwright.newPage({ viewport: { width: 1280, height: 900 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  await page.goto(`http://127.0.0.1:${server.address().port}/${process.env.ARROWSMITH_SQL_ROWS ? `?sqlRows=${process.env.ARROWSMITH_SQL_ROWS}` : ''}`);
   await page.waitForFunction(() => window.arrowsmithDemo);
   const baseRss = descendantsRss();
 
@@ -74,7 +74,26 @@ try {
 
   // The whole table into DuckDB, checked against what the writer was given.
   let peakRss = 0;
-  const poll = () => (peakRss = Math.max(peakRss, descendantsRss()));
+  let atPeak = [];
+  const heapOf = await workerHeaps(browser.playwright);
+  const heapPeak = new Map();
+  let polls = 0;
+  const poll = () => {
+    const ps = processesRss();
+    const rss = ps.reduce((a, p) => a + p.rss, 0);
+    if (rss > peakRss) [peakRss, atPeak] = [rss, ps];
+    // Every 8th poll (2 s): each worker's JS heap and ArrayBuffers (wasm memories among them).
+    if (polls++ % 8 === 0) {
+      void heapOf().then((h) => {
+        for (const w of h.workers) {
+          const name = w.url.split('/').pop().split('?')[0];
+          if (process.env.ARROWSMITH_SQL_TRACE) console.log(`    ${((Date.now() - t0) / 1000).toFixed(1)} s ${name}: JS ${MiB(w.used)}, ArrayBuffers ${MiB(w.backing)}; rss ${MiB(rss)}`);
+          const p = heapPeak.get(name) ?? { used: 0, backing: 0 };
+          heapPeak.set(name, { used: Math.max(p.used, w.used), backing: Math.max(p.backing, w.backing) });
+        }
+      }, () => {});
+    }
+  };
   const check = await sql(page, 'SELECT id1, count(*)::BIGINT AS n, sum(s4)::HUGEINT AS s4 FROM data GROUP BY 1 ORDER BY 1', poll);
   poll();
   const feed = await page.evaluate(() => window.arrowsmithDemo.sqlFeed);
@@ -94,6 +113,11 @@ try {
   const tableBytes = Number(duck.rows?.[0]?.[0]);
   const growth = peakRss - baseRss;
   report(tableBytes > 0 && growth <= 2 * tableBytes, `the browser's resident memory grew by ${MiB(growth)} at its peak, ≤ 2× DuckDB's ${MiB(tableBytes)} (${(growth / tableBytes).toFixed(2)}×; ${MiB(baseRss)} before)`, JSON.stringify(duck).slice(0, 200));
+  const kinds = new Map();
+  for (const p of atPeak) kinds.set(p.type, (kinds.get(p.type) ?? 0) + p.rss);
+  console.log(`  at the peak: ${[...kinds].map(([k, v]) => `${k} ${MiB(v)}`).join(', ')}`);
+  console.log(`  the decoding worker's wasm memory at most ${MiB(feed.peakWasmBytes)}; batches of at most ${MiB(feed.maxBatchBytes)} as IPC`);
+  console.log(`  workers' peaks: ${[...heapPeak].map(([k, v]) => `${k}: JS ${MiB(v.used)}, ArrayBuffers ${MiB(v.backing)}`).join('; ')}`);
   await page.locator('#sql-panel').screenshot({ path: join(outDir, 'demo-sql-big.png') });
   report(errors.length === 0, 'no page errors', errors.join('; '));
 } catch (e) {

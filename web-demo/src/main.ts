@@ -83,7 +83,7 @@ const demo = {
   /** The SQL panel's last query: its result (first rows) or error. */
   sql: undefined as { sql: string; columns: string[]; rows: unknown[][]; total: number; ms: number } | { sql: string; error: string } | undefined,
   /** The SQL panel's last stream of a whole selection into DuckDB (the rows inserted as it went). */
-  sqlFeed: undefined as { state: 'running' | 'done' | 'cancelled' | 'failed'; progress: number[]; rows: number; total?: number; ms?: number } | undefined,
+  sqlFeed: undefined as { state: 'running' | 'done' | 'cancelled' | 'failed'; progress: number[]; rows: number; total?: number; ms?: number; peakWasmBytes: number; maxBatchBytes: number } | undefined,
 };
 
 interface StreamState {
@@ -433,13 +433,13 @@ function showSqlPanel(table: Table) {
  * The worker's feed of `s` as IPC streams, one per batch. Taking one lets the worker send
  * another, so at most FEED_AHEAD batches wait here while DuckDB inserts.
  */
-async function* feedBatches(s: Selection, signal: AbortSignal, onTotal: (total: number | undefined) => void): AsyncGenerator<Uint8Array> {
+async function* feedBatches(s: Selection, signal: AbortSignal, onBatch: (m: Extract<WorkerReply, { type: 'batch' }>) => void): AsyncGenerator<Uint8Array> {
   const queue: Uint8Array[] = [];
   let end: WorkerReply | undefined;
   let wake: (() => void) | undefined;
   const { id, reply } = main.start({ type: 'feed', sel: s, rows: SQL_ROWS }, undefined, (m) => {
     if (m.type !== 'batch') return;
-    onTotal(m.total);
+    onBatch(m);
     queue.push(m.ipc);
     wake?.();
   });
@@ -485,7 +485,7 @@ async function registerSql(engine: typeof import('./sql.js'), table: Table): Pro
   }
   const ac = (sqlAbort = new AbortController());
   const t0 = performance.now();
-  const feed: NonNullable<typeof demo.sqlFeed> = (demo.sqlFeed = { state: 'running', progress: [], rows: 0 });
+  const feed: NonNullable<typeof demo.sqlFeed> = (demo.sqlFeed = { state: 'running', progress: [], rows: 0, peakWasmBytes: 0, maxBatchBytes: 0 });
   const bar = $<HTMLProgressElement>('sql-progress');
   const show = (rows: number) => {
     feed.rows = rows;
@@ -499,7 +499,11 @@ async function registerSql(engine: typeof import('./sql.js'), table: Table): Pro
   $<HTMLButtonElement>('sql-cancel').disabled = false;
   show(0);
   try {
-    const batches = feedBatches({ ...s, offset: undefined, limit: undefined }, ac.signal, (total) => (feed.total = total));
+    const batches = feedBatches({ ...s, offset: undefined, limit: undefined }, ac.signal, (m) => {
+      feed.total = m.total;
+      feed.peakWasmBytes = Math.max(feed.peakWasmBytes, m.wasmBytes);
+      feed.maxBatchBytes = Math.max(feed.maxBatchBytes, m.ipc.byteLength);
+    });
     const rows = await engine.registerStream('data', batches, { signal: ac.signal, onProgress: show });
     feed.state = 'done';
     sqlRegistered = key;

@@ -57,7 +57,7 @@ export type WorkerReply =
     }
   | { type: 'table'; id: number; ipc: Uint8Array; ms: number; numRows: number; about?: string }
   /** One batch of a feed (one IPC stream each), `total` rows expected where known. */
-  | { type: 'batch'; id: number; ipc: Uint8Array; rows: number; total?: number }
+  | { type: 'batch'; id: number; ipc: Uint8Array; rows: number; total?: number; wasmBytes: number }
   /** A feed's end: every batch was sent. */
   | { type: 'fed'; id: number; rows: number; batches: number }
   | { type: 'bench'; id: number; result: BenchResult }
@@ -169,7 +169,7 @@ async function feed(id: number, sel: Selection, rows?: number) {
       const ipc = tableToIPC(new Table([b]), 'stream');
       sent += b.numRows;
       n++;
-      post({ type: 'batch', id, ipc, rows: b.numRows, total }, [ipc.buffer]);
+      post({ type: 'batch', id, ipc, rows: b.numRows, total, wasmBytes: wasmBytes() }, [ipc.buffer]);
     }
     f.ac.signal.throwIfAborted();
     post({ type: 'fed', id, rows: sent, batches: n });

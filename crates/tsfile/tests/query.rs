@@ -241,6 +241,7 @@ fn sans_io_plan_covers_read() {
         "cpp_multipage_gorilla_lz4",
         "cpp_tree_mixed",
         "cpp_plain_zstd",
+        "cpp_many_devices_ts2diff",
     ] {
         let fx = load(name);
         let file = &fx.bytes;
@@ -258,6 +259,14 @@ fn sans_io_plan_covers_read() {
                 columns: Some(vec!["s_i64_gor".into()]),
                 start: Some(1_600_000_030_000),
                 end: Some(1_600_000_060_000),
+                ..Default::default()
+            },
+            Query {
+                limit: Some(5),
+                ..Default::default()
+            },
+            Query {
+                limit: Some(30),
                 ..Default::default()
             },
         ] {
@@ -291,6 +300,38 @@ fn sans_io_plan_covers_read() {
             assert_eq!(lazy, full);
         }
     }
+}
+
+/// A limited read plans only the devices that surely hold its rows (a preview of a big file
+/// must not fetch the whole file first).
+#[test]
+fn limited_plan_stops_at_enough_rows() {
+    let fx = load("cpp_many_devices_ts2diff");
+    let file = &fx.bytes;
+    let f = TsFile::open(file).unwrap();
+    let bytes = |q: &Query| -> u64 { f.plan(file, q).unwrap().iter().map(|(s, e)| e - s).sum() };
+    let all = bytes(&Query::default());
+    // 12 devices of 20 rows: 5 rows are in the first device, 30 in the first two.
+    let five = bytes(&Query {
+        limit: Some(5),
+        ..Default::default()
+    });
+    let thirty = bytes(&Query {
+        limit: Some(30),
+        ..Default::default()
+    });
+    assert!(five * 8 < all, "limit 5 plans {five} of {all} bytes");
+    assert!(
+        five < thirty && thirty * 4 < all,
+        "limit 30 plans {thirty} of {all} bytes"
+    );
+    assert_eq!(
+        bytes(&Query {
+            limit: Some(10_000),
+            ..Default::default()
+        }),
+        all
+    );
 }
 
 /// Ranges ending inside a page (its tail values are not decoded) agree with the writer's

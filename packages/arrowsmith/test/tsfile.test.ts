@@ -121,6 +121,20 @@ describe('TsFile (wasm, Node)', () => {
     expect(fetched - opened).toBeLessThan(2 * data.length);
   });
 
+  it('a limited read from a ranged source fetches the devices it needs, not the whole file', async () => {
+    // (A big file's 10,000-row preview used to fetch every chunk of the table first.)
+    const { data, json } = fixtures.find((f) => f.name === 'cpp_many_devices_ts2diff.tsfile')!;
+    const { reads, source } = recorded(data);
+    const fetched = () => reads.reduce((n, [a, b]) => n + b - a, 0);
+    const f = await openTsFile(source);
+    const opened = fetched();
+    const t = await f.read({ table: json.table, timeUnit: json.time_unit, limit: 5 });
+    const read = fetched() - opened;
+    expect(t.numRows).toBe(5);
+    expect((await f.read({ table: json.table, timeUnit: json.time_unit })).slice(0, 5).toArray().map(String)).toEqual(t.toArray().map(String));
+    expect(read).toBeLessThan((data.length - opened) / 4);
+  });
+
   /** A ranged source (neither memory nor a file) recording each read's [start, end). */
   const recorded = (data: Uint8Array) => {
     const reads: [number, number][] = [];

@@ -1,5 +1,6 @@
 //! The byte ranges a read will touch, for a host to prefetch.
 
+use super::order::in_order;
 use super::selection::{sorted, OutKind};
 use super::Query;
 use crate::file::TsFile;
@@ -8,7 +9,10 @@ use arrowsmith_core::{ByteSource, Result};
 
 impl TsFile {
     /// Byte ranges (start, end) of every chunk `read(q)` will touch, sorted and coalesced,
-    /// so a host can prefetch them. Needs the index (see [`TsFile::index_range`]).
+    /// so a host can prefetch them. Needs the index (see [`TsFile::index_range`]). With a
+    /// limit, devices stop being planned once those planned surely hold that many rows (a
+    /// lower bound from the statistics: deletions or partly covered chunks may hold fewer,
+    /// and then the read asks for the rest as it goes).
     pub fn plan(&self, src: &dyn ByteSource, q: &Query) -> Result<Vec<(u64, u64)>> {
         let (plan, series) = self.plan_query(src, q)?;
         // Chunk extents: from each chunk start to the next chunk start in the file.
@@ -26,7 +30,13 @@ impl TsFile {
             (off, starts.get(i).copied().unwrap_or(self.meta_offset))
         };
         let mut ranges = Vec::new();
+        let mut sure_rows = 0u64;
         for (di, _) in plan.devices.iter().enumerate() {
+            if q.limit
+                .is_some_and(|l| q.mods.is_none() && sure_rows >= l as u64)
+            {
+                break;
+            }
             let ss = &series[di];
             let wanted = |name: &str| {
                 plan.cols
@@ -57,14 +67,23 @@ impl TsFile {
                         ranges.push(extent(c.offset));
                     }
                 }
+                // Every time point is a row (out-of-order chunks keep every point too).
+                sure_rows += within(&tchunks, plan.start, plan.end);
             } else {
+                let mut most = 0;
                 for s in ss.iter().filter(|s| wanted(&s.name)) {
                     for c in &s.chunks {
                         if c.stats.overlaps(plan.start, plan.end) {
                             ranges.push(extent(c.offset));
                         }
                     }
+                    // Rows are the union of the series' times: at least one series' own
+                    // (distinct when its chunks follow one another).
+                    if in_order(&sorted(&s.chunks)) {
+                        most = most.max(within(&s.chunks, plan.start, plan.end));
+                    }
                 }
+                sure_rows += most;
             }
         }
         ranges.sort_unstable();
@@ -77,4 +96,13 @@ impl TsFile {
         }
         Ok(out)
     }
+}
+
+/// Points of the chunks lying wholly in `start..=end`.
+fn within(chunks: &[crate::meta::ChunkMeta], start: i64, end: i64) -> u64 {
+    chunks
+        .iter()
+        .filter(|c| c.stats.count > 0 && c.stats.within(start, end))
+        .map(|c| c.stats.count as u64)
+        .sum()
 }
