@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: the gates (fmt, clippy, MSRV, tsc, lint, docs), Rust (native), a fuzz smoke, the wasm
-# SIMD guard, vitest in Node (both builds), browser tests (Chromium), the engine matrix (ARM64
+# SIMD guard, vitest in Node (both builds), browser tests (Chromium; the demo's SQL panel on a 256 MiB TsFile), the engine matrix (ARM64
 # under qemu, Bun, Deno, Firefox, WebKit; scripts/test-engines.sh, ARROWSMITH_ENGINES picks some),
 # consumer tests of the packed tarball (tests/consumers), differential tests against the writers
 # (tests/differential: a fixed-seed run of random files from h5py, PyPI tsfile and five
@@ -130,6 +130,18 @@ else
   status=1; failed=$((failed + 1))
 fi
 echo "-- browser tests (Chromium): $((($(date +%s) - t)))s"
+
+step "the demo's SQL panel streaming a 256 MiB TsFile into DuckDB-wasm (tests/browser/sql-big.mjs; npm run test:sql-big for 1 GiB)"
+t=$(date +%s)
+if bash scripts/setup-browser.sh >/dev/null; then
+  ARROWSMITH_BIG_MIB=256 node tests/browser/sql-big.mjs | tee test-output/sql-big.log
+  [ "${PIPESTATUS[0]}" = 0 ] || status=1
+  read -r p f < <(awk '/^sql-big: / { print $2, $4 }' test-output/sql-big.log)
+  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+else
+  status=1; failed=$((failed + 1))
+fi
+echo "-- SQL panel, big TsFile: $((($(date +%s) - t)))s"
 
 step "engine matrix (scripts/test-engines.sh)"
 bash scripts/test-engines.sh | tee test-output/engines.log
