@@ -315,6 +315,8 @@ async function run({ browser, report, outDir }) {
       const got = await sql('SELECT device, count(*)::INTEGER AS n, round(avg(temperature), 6)::VARCHAR AS t FROM data GROUP BY 1 ORDER BY 1');
       const norm = (rows) => rows?.map(([d, n, t]) => [d, n, Number(t).toFixed(6)]);
       report(JSON.stringify(norm(got.rows)) === JSON.stringify(want), 'SQL panel: per-device count and mean of the MessagePack sample equal @msgpack/msgpack\'s', JSON.stringify(got).slice(0, 300));
+      const named = await sql('SELECT count(*)::INTEGER AS n FROM sensors');
+      report(named.rows?.[0]?.[0] === String(decode(bytes).length), 'SQL panel: the table is also registered under its own name (sensors, from sensors.msgpack)', JSON.stringify(named).slice(0, 200));
       const bad = await sql('SELECT no_such_column FROM data');
       const shown = await page.locator('#sql-error').textContent();
       report(!!bad.error && /no_such_column/.test(shown ?? ''), 'SQL panel: a bad query shows DuckDB\'s error', shown);
@@ -380,10 +382,10 @@ async function run({ browser, report, outDir }) {
         );
         // After cancelling, the page had no half table: a second query reuses the stream's.
         await p.evaluate(() => ((window.arrowsmithDemo.sql = undefined), (window.arrowsmithDemo.sqlFeed = undefined)));
-        await p.fill('#sql-query', 'SELECT count(*)::INTEGER AS n FROM data');
+        await p.fill('#sql-query', 'SELECT count(*)::INTEGER AS n FROM t');
         await p.click('#sql-run');
         const again = await result();
-        report(again.rows?.[0]?.[0] === '240' && again.feed === undefined, 'SQL panel: the next query runs on the streamed table without streaming again', JSON.stringify(again).slice(0, 200));
+        report(again.rows?.[0]?.[0] === '240' && again.feed === undefined, 'SQL panel: the next query runs on the streamed table without streaming again, by the TsFile table\'s own name too', JSON.stringify(again).slice(0, 200));
       } finally {
         await p.close();
       }

@@ -409,6 +409,8 @@ function showSqlPanel(table: Table) {
   const s = shownSel.get(table);
   const windowed = s?.offset !== undefined || s?.limit !== undefined;
   $('sql-scope').textContent = windowed ? 'the whole selection, streamed from the file batch by batch (not only the rows shown)' : 'the rows shown above';
+  const own = sqlName(s);
+  $('sql-name').textContent = own ? ` (also ${quoteId(own)})` : '';
   const examples = sqlExamples(table);
   const box = $('sql-examples');
   box.replaceChildren(
@@ -468,7 +470,16 @@ async function* feedBatches(s: Selection, signal: AbortSignal, onBatch: (m: Extr
   }
 }
 
-/** Puts the shown table, or its whole selection, into DuckDB as `data`; returns its rows. */
+/**
+ * The name the shown table is also queried by: the TsFile table, the HDF5 dataset (the last
+ * part of its path), the MessagePack file (without its extension).
+ */
+function sqlName(s: Selection | undefined): string | undefined {
+  const name = format === 'msgpack' ? file?.name.replace(/\.[^.]*$/, '') : s?.path?.split('/').filter(Boolean).pop();
+  return name && name.toLowerCase() !== 'data' ? name : undefined;
+}
+
+/** Puts the shown table, or its whole selection, into DuckDB as `data` (and its own name, a view); returns its rows. */
 async function registerSql(engine: typeof import('./sql.js'), table: Table): Promise<number> {
   const s = shownSel.get(table);
   const windowed = s?.offset !== undefined || s?.limit !== undefined;
@@ -530,6 +541,8 @@ async function runSql() {
     // Its own bundle, by URL (see build.mjs).
     const engine = (await import(new URL('sql-engine.js', document.baseURI).href)) as typeof import('./sql.js');
     const rows = await registerSql(engine, table);
+    const own = sqlName(shownSel.get(table));
+    if (rows >= 0 && own) await engine.alias(own, 'data');
     if (rows >= 0) $('sql-status').textContent = `${rows.toLocaleString('en-US')} rows registered as data; querying…`;
     const t1 = performance.now();
     const r = await engine.query(sql);

@@ -43,6 +43,14 @@ export async function registerStream(name: string, ipcs: AsyncIterable<Uint8Arra
   return (await insertTable(conn, name, batches(), options)).rows;
 }
 
+/** `name` as a view of the table `of` (replacing a table or view of that name). */
+export async function alias(name: string, of: string): Promise<void> {
+  const conn = await connection();
+  const q = (id: string) => `"${id.replaceAll('"', '""')}"`;
+  await conn.query(`DROP TABLE IF EXISTS ${q(name)}`).catch(() => {});
+  await conn.query(`CREATE OR REPLACE VIEW ${q(name)} AS SELECT * FROM ${q(of)}`);
+}
+
 export interface Result {
   columns: string[];
   /** Numeric columns (for the chart). */
