@@ -228,4 +228,28 @@ fn auto_reads_concatenated_arrays_as_a_stream() {
     let b = dec(&nums);
     assert_eq!(b.num_rows, 3);
     assert_same(&b, &streamed(&nums, &Options::default()));
+    // Arrays of positional rows back to back: the first alone would decode as positional
+    // rows, but values follow it, so each top-level array is a row (as Layout::Stream).
+    let tuples: Vec<u8> = (0..3)
+        .flat_map(|i| {
+            enc(&V::Array(vec![
+                V::Array(vec![V::from(i), s("a")]),
+                V::Array(vec![V::from(i + 1), s("b")]),
+            ]))
+        })
+        .collect();
+    let t = dec(&tuples);
+    assert_eq!(t.num_rows, 3);
+    assert_same(&t, &decode(&tuples, &opts(Layout::Stream)).unwrap());
+    // One array of positional rows (Rust structs as arrays): one row per element.
+    let one = enc(&V::Array(vec![
+        V::Array(vec![V::from(1), s("a"), V::Nil]),
+        V::Array(vec![V::from(2), s("b"), V::from(2.5)]),
+    ]));
+    let o = dec(&one);
+    assert_eq!(o.num_rows, 2);
+    assert_eq!(
+        o.fields.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+        ["0", "1", "2"]
+    );
 }

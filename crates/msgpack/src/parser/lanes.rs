@@ -141,6 +141,42 @@ impl Parser<'_> {
         n
     }
 
+    /// `lane(b, 1)` for one value (a record's field): the same lanes, with the value's nil
+    /// flag in a register instead of the run's validity scratch (`Nulls`), whose moves
+    /// cost more than decoding one value. Returns whether it took the value.
+    #[inline(always)]
+    pub(crate) fn lane_one(&mut self, b: &mut Builder) -> bool {
+        let mut nil = OneNull(false);
+        let n = match &mut b.data {
+            Data::I32(v) => self.int_lane(v, &mut nil, 1),
+            Data::I64(v) => self.int_lane(v, &mut nil, 1),
+            Data::U64(v) => self.int_lane(v, &mut nil, 1),
+            Data::F64(v) => self.f64_lane(v, &mut nil, 1),
+            Data::F32(v) => self.f32_lane(v, &mut nil, 1),
+            Data::Bool(m) => self.bool_lane(m, &mut nil, 1),
+            Data::Bytes {
+                utf8: true,
+                offsets,
+                data,
+            } => self.str_lane(offsets, data, &mut nil, 1),
+            _ => 0,
+        };
+        if n == 0 {
+            return false;
+        }
+        match &mut b.validity {
+            Some(m) => m.push(!nil.0),
+            None if nil.0 => {
+                let mut m = Bitmap::filled(b.len, true);
+                m.push(false);
+                b.validity = Some(m);
+            }
+            None => {}
+        }
+        b.len += 1;
+        true
+    }
+
     /// Up to `max` ints that fit `T`; stops (without consuming) at anything else,
     /// including a truncated header or an int that needs a wider column.
     ///
@@ -152,7 +188,12 @@ impl Parser<'_> {
     /// have a third arm; the input's last 4 bytes take `int_lane_tail`.
     #[inline(always)]
     #[allow(unsafe_code)] // set_len over the spare slots the loop wrote
-    fn int_lane<T: IntSlot>(&mut self, v: &mut Vec<T>, nulls: &mut Nulls, max: usize) -> usize {
+    fn int_lane<T: IntSlot>(
+        &mut self,
+        v: &mut Vec<T>,
+        nulls: &mut impl NullMark,
+        max: usize,
+    ) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let refs = self.structures.active();
@@ -223,7 +264,7 @@ impl Parser<'_> {
     fn int_lane_tail<T: IntSlot>(
         &mut self,
         v: &mut Vec<T>,
-        nulls: &mut Nulls,
+        nulls: &mut impl NullMark,
         done: usize,
         max: usize,
     ) -> usize {
@@ -310,7 +351,7 @@ impl Parser<'_> {
 
     /// Up to `max` floats or ints into a Float64 column.
     #[inline(always)]
-    fn f64_lane(&mut self, v: &mut Vec<f64>, nulls: &mut Nulls, max: usize) -> usize {
+    fn f64_lane(&mut self, v: &mut Vec<f64>, nulls: &mut impl NullMark, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let first = v.len();
@@ -381,7 +422,7 @@ impl Parser<'_> {
 
     /// Up to `max` float32 values into a Float32 column.
     #[inline(always)]
-    fn f32_lane(&mut self, v: &mut Vec<f32>, nulls: &mut Nulls, max: usize) -> usize {
+    fn f32_lane(&mut self, v: &mut Vec<f32>, nulls: &mut impl NullMark, max: usize) -> usize {
         let buf = self.buf;
         let mut pos = self.pos;
         let first = v.len();
@@ -406,7 +447,7 @@ impl Parser<'_> {
     /// without a branch on the value (`Bitmap::push` branches on each bit: random bools
     /// mispredict half of them), then appended at once.
     #[inline(always)]
-    fn bool_lane(&mut self, m: &mut Bitmap, nulls: &mut Nulls, max: usize) -> usize {
+    fn bool_lane(&mut self, m: &mut Bitmap, nulls: &mut impl NullMark, max: usize) -> usize {
         if max == 1 {
             // A record's field: one value, pushed as it is.
             let t = match self.peek() {
@@ -462,7 +503,7 @@ impl Parser<'_> {
         &mut self,
         offsets: &mut Vec<i32>,
         data: &mut Vec<u8>,
-        nulls: &mut Nulls,
+        nulls: &mut impl NullMark,
         max: usize,
     ) -> usize {
         // Data grows by at most the remaining input: then every offset fits i32.
@@ -521,7 +562,7 @@ impl Parser<'_> {
         &mut self,
         offsets: &mut Vec<i32>,
         data: &mut Vec<u8>,
-        nulls: &mut Nulls,
+        nulls: &mut impl NullMark,
         max: usize,
     ) -> usize {
         let buf = self.buf;
@@ -585,6 +626,40 @@ fn utf8_strings(data: &[u8], data0: usize, ends: &[i32]) -> bool {
 /// The validity a lane writes as it goes: nothing per valid value; a nil clears its bit
 /// in a lane-local byte buffer (all set otherwise), appended to the column's bitmap in
 /// bulk when the lane ends (creating the bitmap, all set up to there, at a first nil).
+/// Where a lane marks the nils it takes: a run's validity bits (`Nulls`), or one value's
+/// flag (`OneNull`).
+pub(crate) trait NullMark {
+    /// The lane's value `at` (0-based within the lane) is nil.
+    fn null(&mut self, at: usize);
+    /// Forget the lane's nils (its values are rolled back).
+    fn rollback(&mut self);
+}
+
+/// One value's nil.
+pub(crate) struct OneNull(bool);
+
+impl NullMark for OneNull {
+    #[inline(always)]
+    fn null(&mut self, _: usize) {
+        self.0 = true;
+    }
+    #[inline(always)]
+    fn rollback(&mut self) {
+        self.0 = false;
+    }
+}
+
+impl NullMark for Nulls<'_> {
+    #[inline(always)]
+    fn null(&mut self, at: usize) {
+        self.mark(at);
+    }
+    #[inline(always)]
+    fn rollback(&mut self) {
+        self.forget();
+    }
+}
+
 pub(crate) struct Nulls<'b> {
     bits: &'b mut Option<Bitmap>,
     /// The column's length before the lane.
@@ -608,7 +683,7 @@ impl<'b> Nulls<'b> {
 
     /// The lane's value `at` (0-based within the lane) is nil.
     #[inline(always)]
-    fn null(&mut self, at: usize) {
+    fn mark(&mut self, at: usize) {
         let byte = at / 8;
         if byte >= self.local.len() {
             self.local.resize(byte + 1 + byte / 2, 0xff);
@@ -638,7 +713,7 @@ impl<'b> Nulls<'b> {
     }
 
     /// Forget the lane's nils (its values are rolled back).
-    fn rollback(&mut self) {
+    fn forget(&mut self) {
         self.local.clear();
         self.any = false;
     }

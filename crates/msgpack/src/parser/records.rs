@@ -177,7 +177,7 @@ impl<'a> Parser<'a> {
         if self.peek() == Some(0xc0) {
             self.pos += 1;
             child.push_null();
-        } else if self.lane(child, 1) == 0 {
+        } else if !self.lane_one(child) {
             self.value(child, depth + 1)?;
         }
         Ok(())

@@ -66,6 +66,8 @@ pub(crate) fn decode_rows(
     plan: &mut Plan,
     structures: &mut Structures,
 ) -> Result<(Batch, usize)> {
+    // The plan before a positional attempt made without asking `concatenated` first.
+    let mut probe: Option<Plan> = None;
     loop {
         let mut root = Builder::new();
         let (got, restart, defined, used) = {
@@ -80,6 +82,27 @@ pub(crate) fn decode_rows(
             }
             Err(e) => e,
         };
+        if let Some(before) = probe.take() {
+            // The positional attempt did not decode: now the question it skipped, and if
+            // the answer is yes, on as if it had never been made.
+            if concatenated(buf, opts, rows, &before) {
+                *plan = before;
+                plan.values = true;
+                continue;
+            }
+        }
+        let conflict = e.code == ErrorCode::TypeMismatch
+            && opts.tuples() == Tuples::Auto
+            && !plan.positional
+            && matches!(root.data, Data::List { .. });
+        if restart.is_none() && conflict && could_be_concatenated(buf, opts, rows, plan) {
+            // Rows that are arrays of mixed types (structs as arrays): positional rows, if
+            // the first array is the whole input. A positional attempt that decodes shows
+            // it is, so the structural walk `concatenated` needs is left for its failure.
+            probe = Some(plan.clone());
+            plan.positional = true;
+            continue;
+        }
         if restart.is_none() && concatenated(buf, opts, rows, plan) {
             // `Layout::Auto`: the first array failed as the rows' container, but more
             // values follow it (Fluentd message mode, Tarantool streams): each top-level
@@ -87,10 +110,6 @@ pub(crate) fn decode_rows(
             plan.values = true;
             continue;
         }
-        let conflict = e.code == ErrorCode::TypeMismatch
-            && opts.tuples() == Tuples::Auto
-            && !plan.positional
-            && matches!(root.data, Data::List { .. });
         match restart.or(conflict.then_some(Restart::Positional)) {
             None => return Err(e),
             Some(Restart::Positional) => plan.positional = true,
@@ -157,16 +176,21 @@ pub(crate) fn trailing(at: u64, len: u64) -> DecodeError {
     )
 }
 
+/// Whether `concatenated` could be true: a whole-input `Layout::Auto` attempt, not yet
+/// reading values, of input that starts with an array (no walk).
+fn could_be_concatenated(buf: &[u8], opts: &Options, rows: Rows, plan: &Plan) -> bool {
+    matches!(rows, Rows::Input)
+        && opts.layout == Layout::Auto
+        && !plan.values
+        && buf
+            .first()
+            .is_some_and(|&t| TAGS[t as usize].kind == Kind::Array)
+}
+
 /// Whether a failed whole-input `Layout::Auto` attempt read a top-level array followed by
 /// more values (found by a structural walk, on this error path only).
 fn concatenated(buf: &[u8], opts: &Options, rows: Rows, plan: &Plan) -> bool {
-    if !matches!(rows, Rows::Input) || opts.layout != Layout::Auto || plan.values {
-        return false;
-    }
-    if !buf
-        .first()
-        .is_some_and(|&t| TAGS[t as usize].kind == Kind::Array)
-    {
+    if !could_be_concatenated(buf, opts, rows, plan) {
         return false;
     }
     let mut scan = Scanner::new(opts);
