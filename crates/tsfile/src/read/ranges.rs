@@ -103,6 +103,6 @@ fn within(chunks: &[crate::meta::ChunkMeta], start: i64, end: i64) -> u64 {
     chunks
         .iter()
         .filter(|c| c.stats.count > 0 && c.stats.within(start, end))
-        .map(|c| c.stats.count as u64)
+        .map(|c| c.stats.count)
         .sum()
 }
