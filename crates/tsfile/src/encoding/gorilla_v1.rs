@@ -53,8 +53,15 @@ pub(crate) fn decode<W: Word>(
             continue;
         }
         let xor = if !r.bit().ok_or_else(|| short(&r))? {
+            // A previous value of 0 has no window (Java's shift by the width is one by 0 of
+            // no bits): the XOR is 0.
             let n = width.saturating_sub(lead + trail);
-            r.bits(n).ok_or_else(|| short(&r))? << trail
+            let bits = r.bits(n).ok_or_else(|| short(&r))?;
+            if n == 0 {
+                0
+            } else {
+                bits << trail
+            }
         } else {
             let lz = r.bits(lead_bits).ok_or_else(|| short(&r))? as u32;
             let len = r.bits(len_bits).ok_or_else(|| short(&r))? as u32;
@@ -97,6 +104,17 @@ mod tests {
             out.push(acc << (8 - n));
         }
         out
+    }
+
+    #[test]
+    fn a_zero_value_has_an_empty_window() {
+        // 0.0 (no leading/trailing window), then `10` (the XOR in that window: no bits),
+        // then `0`: three zeros, and no shift by the whole width.
+        let mut s = 0.0f64.to_bits().to_le_bytes().to_vec();
+        s.extend(pack(&[(0b10, 2), (0, 1)]));
+        let mut out: Vec<f64> = Vec::new();
+        decode(&s, 3, true, &mut out).unwrap();
+        assert_eq!(out, [0.0, 0.0, 0.0]);
     }
 
     #[test]

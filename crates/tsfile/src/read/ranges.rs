@@ -68,7 +68,7 @@ impl TsFile {
                     }
                 }
                 // Every time point is a row (out-of-order chunks keep every point too).
-                sure_rows += within(&tchunks, plan.start, plan.end);
+                sure_rows = sure_rows.saturating_add(within(&tchunks, plan.start, plan.end));
             } else {
                 let mut most = 0;
                 for s in ss.iter().filter(|s| wanted(&s.name)) {
@@ -83,7 +83,7 @@ impl TsFile {
                         most = most.max(within(&s.chunks, plan.start, plan.end));
                     }
                 }
-                sure_rows += most;
+                sure_rows = sure_rows.saturating_add(most);
             }
         }
         ranges.sort_unstable();
@@ -103,6 +103,5 @@ fn within(chunks: &[crate::meta::ChunkMeta], start: i64, end: i64) -> u64 {
     chunks
         .iter()
         .filter(|c| c.stats.count > 0 && c.stats.within(start, end))
-        .map(|c| c.stats.count)
-        .sum()
+        .fold(0u64, |n, c| n.saturating_add(c.stats.count))
 }
