@@ -16,11 +16,14 @@ import { fileURLToPath } from 'node:url';
 import { encode } from '@msgpack/msgpack';
 import { createPool, decodeMsgpackAsync, openHdf5, openTsFile } from '../packages/arrowsmith/dist/node.js';
 import { mdTable, medianOf as median, writeResults } from './common.mjs';
+import { tsfileCases } from './cases.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const py = join(root, '.venv/bin/python');
 const data = join(root, 'target/bench-data');
 const tsPath = join(data, 'tsfile_A10.tsfile');
+/** The seed's dataset (bench/cases.mjs, file A): 10 devices × 100k rows, what most drops are like. */
+const seedPath = join(data, 'tsfile_A.tsfile');
 const h5Path = join(data, 'bench_v0.h5');
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -36,6 +39,7 @@ const partial = only !== undefined || opt('rounds') !== undefined || SCALE !== 1
 
 const CASES = [
   { label: 'TsFile ×10: 10M rows, full scan (TS_2DIFF/GORILLA, LZ4)', kind: 'tsfile', file: tsPath, time: 1500, min: 4 },
+  { label: 'TsFile: the seed dataset, 1M rows, full scan (TS_2DIFF/GORILLA, LZ4)', kind: 'tsfile', file: seedPath, time: 1200, min: 10 },
   { label: 'HDF5 100k VL strings, contiguous', kind: 'hdf5', file: h5Path, path: '/str_contig', time: 1200, min: 20 },
   { label: 'HDF5 100k VL strings, chunked+gzip+shuffle', kind: 'hdf5', file: h5Path, path: '/str_gzip', time: 1200, min: 20 },
   { label: 'HDF5 100k VL int32 seqs, contiguous', kind: 'hdf5', file: h5Path, path: '/vint_contig', time: 1200, min: 20 },
@@ -89,6 +93,7 @@ if (!existsSync(tsPath) && CASES.some((c) => c.kind === 'tsfile' && selected(c))
   console.log('writing the 10M-row TsFile with the official writer (about 90 s)…');
   execFileSync(py, [join(root, 'scripts/fixtures/tsfile/gen_bench.py'), tsPath, '--rows', '1000000', '--writer-defaults', '--compression', 'LZ4'], { stdio: 'inherit' });
 }
+if (!existsSync(seedPath) && CASES.some((c) => c.file === seedPath && selected(c))) tsfileCases();
 if (!existsSync(h5Path) && CASES.some((c) => c.kind === 'hdf5' && selected(c))) execFileSync(py, [join(root, 'scripts/fixtures/hdf5/gen_bench.py'), data], { stdio: 'inherit' });
 
 const rows = [];
