@@ -1,6 +1,7 @@
 // Canvas charts, no library: a time-series line chart with drag-to-zoom, a plot of one
 // numeric sequence, and the benchmark bar chart (one bar per decoder and host).
 import { DataType, type Table } from 'apache-arrow';
+import { doubles, texts } from './columns.js';
 
 const FONT = '11px system-ui, sans-serif';
 export const COLORS = ['#2d6cdf', '#e0662d', '#2a9d5b', '#a63fc2', '#c29a1f', '#d1345b', '#3aa6b9', '#6b6b6b'];
@@ -90,12 +91,7 @@ export class TimeChart {
       g.fillText('No numeric columns to plot against time for this selection.', 12, 20);
       return [];
     }
-    const n = table.numRows;
-    const xs = (this.xs = new Float64Array(n));
-    for (let i = 0; i < n; i++) {
-      const v = tcol.get(i) as unknown;
-      xs[i] = v instanceof Date ? v.getTime() : Number(v);
-    }
+    const xs = (this.xs = doubles(tcol));
     let t0 = Infinity;
     let t1 = -Infinity;
     for (const x of xs) if (Number.isFinite(x)) (t0 = Math.min(t0, x)), (t1 = Math.max(t1, x));
@@ -177,28 +173,17 @@ const MAX_PANELS = 12;
 
 /** A numeric column as doubles (nulls as NaN). */
 function numbers(table: Table, name: string): Float64Array {
-  const col = table.getChild(name)!;
-  const t = col.type as DataType;
-  // Null-free float and 8-32-bit int columns convert in bulk; others cell by cell.
-  if (col.nullCount === 0 && (DataType.isFloat(t) || (DataType.isInt(t) && (t as unknown as { bitWidth: number }).bitWidth <= 32))) {
-    return Float64Array.from(col.toArray() as ArrayLike<number>);
-  }
-  const ys = new Float64Array(table.numRows);
-  for (let i = 0; i < ys.length; i++) {
-    const v = col.get(i);
-    ys[i] = v === null || v === undefined ? NaN : Number(v);
-  }
-  return ys;
+  return doubles(table.getChild(name)!);
 }
 
 /** Row indices per combination of the `by` columns' values, in order of appearance. */
 function rowGroups(table: Table, by: string[]): { label: string; rows: number[] }[] {
   const all = { label: '', rows: Array.from({ length: table.numRows }, (_, i) => i) };
   if (!by.length) return [all];
-  const cols = by.map((c) => table.getChild(c)!);
+  const cols = by.map((c) => texts(table.getChild(c)!));
   const map = new Map<string, number[]>();
   for (let i = 0; i < table.numRows; i++) {
-    const key = cols.map((c) => String(c.get(i) ?? '∅')).join('.');
+    const key = cols.length === 1 ? cols[0]![i]! : cols.map((c) => c[i]!).join('.');
     let rows = map.get(key);
     if (!rows) map.set(key, (rows = []));
     rows.push(i);
