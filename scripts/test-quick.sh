@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The inner loop (README, "Contributing"): the docs and import-layer checks, the Rust tests of the crates a change touches, the
-# wasm modules of the formats it touches, the TS build, then vitest in Node on the SIMD build.
+# wasm modules of the formats it touches, the TS build, then vitest in Node on the SIMD build
+# (a change to the Rust decoders alone: the test files of those formats).
 # `npm test` stays the full run CI calls.
 #
 # "Touched" is every file that differs from the merge base with main (committed or not, plus
@@ -23,7 +24,7 @@ fi
 [ "$crates" = all ] && crates="core inflate msgpack tsfile hdf5 wasm"
 case " $crates " in *" core "*) crates="$crates inflate msgpack tsfile hdf5 wasm" ;; esac
 case " $crates " in *" inflate "*) crates="$crates tsfile hdf5" ;; esac
-crates=$(printf '%s\n' $crates | grep -vx fuzz | sort -u | tr '\n' ' ')
+crates=$(printf '%s\n' $crates | grep -vxE 'fuzz|python' | sort -u | tr '\n' ' ')
 
 # Formats whose wasm module is stale: a touched decoder crate, or a module not built yet.
 formats=""
@@ -54,8 +55,27 @@ if [ -n "$formats" ]; then
 fi
 say "TypeScript build"
 npm run --silent build:ts >/dev/null || status=1
-say "vitest (Node, SIMD build)"
-ARROWSMITH_SIMD=1 vitest run --root packages/arrowsmith --testTimeout=60000 --hookTimeout=60000 || status=1
+# vitest: every file when the TS package (or the core, wasm or a shared crate) changed, else
+# the test files of the touched formats (by name) only.
+filters=""
+if ! printf '%s\n' "$changed" | grep -q '^packages/arrowsmith/' && [ -z "${ARROWSMITH_QUICK_ALL:-}" ]; then
+  case " $crates " in *" core "* | *" wasm "*) ;; *)
+    for c in $crates; do
+      case "$c" in
+        msgpack) filters="$filters msgpack encoders" ;;
+        tsfile) filters="$filters tsfile" ;;
+        hdf5) filters="$filters hdf5 h5web" ;;
+      esac
+    done ;;
+  esac
+fi
+if [ -n "${filters// /}" ]; then
+  say "vitest (Node, SIMD build): the test files named like the touched formats:$filters (ARROWSMITH_QUICK_ALL=1: every file)"
+else
+  say "vitest (Node, SIMD build)"
+fi
+# shellcheck disable=SC2086
+ARROWSMITH_SIMD=1 vitest run --root packages/arrowsmith --testTimeout=60000 --hookTimeout=60000 $filters || status=1
 
 say "done in $(($(date +%s) - start)) s"
 exit $status
