@@ -27,18 +27,11 @@
 
 #![warn(missing_docs)]
 
-// The file and its verbs (file/: one concept per child).
+// The file and every verb of it (file/: one concept per child, the selection's bytes and
+// virtual datasets included).
 mod file;
-// The selection's bytes (a hyperslab): contiguous, compact or chunked (decoded chunks kept for
-// the next window).
-mod chunk_cache;
-mod chunk_copy;
-mod chunked;
-mod direct;
+// A selection (a hyperslab or row window) of a dataset's dataspace.
 mod hyperslab;
-mod selection;
-// Virtual datasets: selections of source datasets, in this file or others.
-mod virtual_ds;
 // On-disk structures.
 mod btree_v1;
 mod btree_v2;
@@ -68,7 +61,7 @@ pub use file::dataset::DatasetInfo;
 pub use file::describe::{AttributeInfo, Description, FilterInfo, TypeInfo};
 pub use file::limits::DEFAULT_MAX_READ_BYTES;
 pub use file::list::{Entry, EntryKind, Link};
+pub use file::virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};
 pub use file::walk::dataset_paths;
 pub use file::Hdf5File;
 pub use hyperslab::{result_shape, Select, Window};
-pub use virtual_ds::{fuzz_mappings, NoSources, SourceFiles, SourceInfo, VirtualSources};

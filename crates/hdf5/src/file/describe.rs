@@ -260,7 +260,7 @@ impl Hdf5File {
                 Some((Layout::Chunked { dims, .. }, _)) => d.chunks = Some(dims.clone()),
                 Some((Layout::Virtual { heap, index }, _)) => {
                     d.virtual_sources = Some(
-                        crate::virtual_ds::mappings(&ctx, &self.gcol, *heap, *index)?
+                        crate::file::virtual_ds::mappings(&ctx, &self.gcol, *heap, *index)?
                             .into_iter()
                             .map(|m| (m.file, m.dataset))
                             .collect(),

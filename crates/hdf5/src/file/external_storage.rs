@@ -7,12 +7,12 @@ use arrowsmith_core::{Batch, ByteSource, Result};
 use crate::file::ctx::Ctx;
 use crate::file::dataset::Dataset;
 use crate::file::read::rows_of;
+use crate::file::selection::{bounding_rows, from_rows, selection_bytes};
 use crate::file::Hdf5File;
 use crate::hyperslab::Window;
 use crate::io::{invalid, unsupported, Cur};
 use crate::local_heap::LocalHeap;
 use crate::object_header::Message;
-use crate::selection::{bounding_rows, from_rows, selection_bytes};
 
 /// One slot: `size` bytes of the dataset's raw data at `offset` in the file `name`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,14 +1,16 @@
 //! An open file: the superblock and the caches shared by its reads. Its verbs are the
 //! children, one concept each: `path` (resolution), `list`, `walk`, `attribute`, `dataset`
 //! (headers and `info`), `describe`, `schema`, `read` (windows → columns), `plan` (ranges a
-//! read touches), `external_storage`; `ctx` is the read context, `limits` the read limits.
-//! Reads of selections' bytes (`selection`, `chunked`, `direct`) and virtual datasets
-//! (`virtual_ds`) sit beside this module.
+//! read touches), `external_storage`, `selection` (a selection's bytes: contiguous, compact
+//! or chunked), `direct` (the file ranges that are a read's values, for zero-decode hosts),
+//! `virtual_ds` (selections of source datasets, in this file or others); `ctx` is the read
+//! context, `limits` the read limits.
 
 pub(crate) mod attribute;
 pub(crate) mod ctx;
 pub(crate) mod dataset;
 pub(crate) mod describe;
+pub(crate) mod direct;
 pub(crate) mod external_storage;
 pub(crate) mod limits;
 pub(crate) mod list;
@@ -16,14 +18,17 @@ pub(crate) mod path;
 pub(crate) mod plan;
 pub(crate) mod read;
 pub(crate) mod schema;
+pub(crate) mod selection;
+pub(crate) mod virtual_ds;
 pub(crate) mod walk;
 
 use arrowsmith_core::{ByteSource, Result};
 
 use crate::file::ctx::Ctx;
 use crate::file::limits::DEFAULT_MAX_READ_BYTES;
+use crate::file::selection::chunk_cache;
 use crate::superblock::Superblock;
-use crate::{chunk_cache, global_heap, retry_memo};
+use crate::{global_heap, retry_memo};
 
 /// An open file: the superblock, nothing else (all other state is re-read per call).
 #[derive(Debug, Clone)]

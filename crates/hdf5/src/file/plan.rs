@@ -5,9 +5,9 @@ use std::cell::RefCell;
 
 use arrowsmith_core::{ByteSource, Result};
 
+use crate::file::virtual_ds::NoSources;
 use crate::file::Hdf5File;
 use crate::hyperslab::Window;
-use crate::virtual_ds::NoSources;
 
 struct Recorder<'s> {
     inner: &'s dyn ByteSource,

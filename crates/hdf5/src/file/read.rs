@@ -10,11 +10,11 @@ use crate::decode::{decode, fixed_size_lists};
 use crate::file::ctx::Ctx;
 use crate::file::dataset::Dataset;
 use crate::file::schema::column_name;
+use crate::file::virtual_ds::{NoSources, VirtualSources};
 use crate::file::Hdf5File;
 use crate::hyperslab::{Select, Slab, Window};
 use crate::io::err;
 use crate::layout::Layout;
-use crate::virtual_ds::{NoSources, VirtualSources};
 use crate::vlen::VlReader;
 
 impl Hdf5File {

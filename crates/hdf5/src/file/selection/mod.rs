@@ -1,12 +1,16 @@
 //! The selection's bytes: the elements of a hyperslab of a dataset, row-major over its
-//! counts, after filters, with the fill value where nothing is stored.
+//! counts, after filters, with the fill value where nothing is stored. Children: `chunked`
+//! (chunked layouts), `chunk_copy` (a decoded block into the output), `chunk_cache` (decoded
+//! chunks a read covered in part, kept for the next window).
+
+pub(crate) mod chunk_cache;
+pub(crate) mod chunk_copy;
+pub(crate) mod chunked;
 
 use std::borrow::Cow;
 
 use arrowsmith_core::Result;
 
-use crate::chunk_copy::{copy_block, Block};
-use crate::chunked::ask_missing;
 use crate::file::ctx::Ctx;
 use crate::file::dataset::Dataset;
 use crate::file::limits::too_large;
@@ -14,6 +18,8 @@ use crate::file::Hdf5File;
 use crate::hyperslab::Slab;
 use crate::io::{self, invalid, UNDEF};
 use crate::layout::Layout;
+use chunk_copy::{copy_block, Block};
+use chunked::ask_missing;
 
 /// The selection's size in bytes, within the read limit.
 pub(crate) fn selection_bytes(ds: &Dataset, sel: &Slab, max: u64) -> Result<u64> {

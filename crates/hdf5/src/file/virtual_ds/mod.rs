@@ -17,11 +17,11 @@ use arrowsmith_core::{Batch, ByteSource, DecodeError, ErrorCode, Result};
 use crate::file::ctx::Ctx;
 use crate::file::dataset::Dataset;
 use crate::file::limits::too_large;
+use crate::file::selection::{bounding_rows, from_rows, selection_bytes};
 use crate::file::Hdf5File;
 use crate::hyperslab::{Slab, Window};
 use crate::io::{invalid, unsupported};
 use crate::layout::Layout;
-use crate::selection::{bounding_rows, from_rows, selection_bytes};
 pub(crate) use mapping::load as mappings;
 use mapping::{dims_of, pos, Geometry, Piece};
 
@@ -127,6 +127,17 @@ pub fn fuzz_mappings(body: &[u8]) -> Result<usize> {
 }
 
 /// A source dataset name as libhdf5 opens it (from the root group).
+/// The `Unsupported` error for mapping `i` of the VDS at `at`, naming what it asks for.
+fn refuse_mapping(at: u64, i: usize, m: &mapping::Mapping, what: &str) -> DecodeError {
+    unsupported(
+        at,
+        format!(
+            "virtual dataset mapping {i} ({}:{}): {what}",
+            m.file, m.dataset
+        ),
+    )
+}
+
 fn absolute(name: &str) -> String {
     if name.starts_with('/') {
         name.to_string()
@@ -319,15 +330,7 @@ impl Hdf5File {
                 maps.push((i, m));
                 continue;
             }
-            let refuse = |what: &str| {
-                unsupported(
-                    at,
-                    format!(
-                        "virtual dataset mapping {i} ({}:{}): {what}",
-                        m.file, m.dataset
-                    ),
-                )
-            };
+            let refuse = |what: &str| refuse_mapping(at, i, &m, what);
             let (list, past) =
                 mapping::expand_printf(&m, dims, &lo, &hi).map_err(|w| refuse(&w))?;
             if let Some((file, dataset)) = past {
@@ -355,15 +358,7 @@ impl Hdf5File {
             maps.extend(list.into_iter().map(|m| (i, m)));
         }
         for (i, m) in maps {
-            let refuse = |what: &str| {
-                unsupported(
-                    at,
-                    format!(
-                        "virtual dataset mapping {i} ({}:{}): {what}",
-                        m.file, m.dataset
-                    ),
-                )
-            };
+            let refuse = |what: &str| refuse_mapping(at, i, &m, what);
             // An unlimited mapping is as long as its source is now: resolved once its
             // source's extent is known; any other is checked against the box first.
             let unlimited = mapping::is_unlimited(&m.virt);

@@ -1,18 +1,18 @@
 //! The chunked read: the chunks a selection touches, fetched in one request, filtered
 //! (straight into place when they tile it), and copied into the selection; chunks it covers
-//! in part are kept decoded for the next window (see [`crate::chunk_cache`]).
+//! in part are kept decoded for the next window (see [`crate::file::selection::chunk_cache`]).
 
 use std::borrow::Cow;
 
 use arrowsmith_core::{DecodeError, Format, Result};
 
 use crate::btree_v1::ChunkRec;
-use crate::chunk_cache::{self, CHUNK_CACHE_BYTES};
-use crate::chunk_copy::{copy_block, Block};
 use crate::chunk_index::{self, ChunkGeom};
 use crate::file::ctx::Ctx;
 use crate::file::dataset::Dataset;
 use crate::file::limits::too_large;
+use crate::file::selection::chunk_cache::{self, CHUNK_CACHE_BYTES};
+use crate::file::selection::chunk_copy::{copy_block, Block};
 use crate::file::Hdf5File;
 use crate::filters;
 use crate::hyperslab::Slab;
