@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { wasmFile } from './wasm/files.js';
 import { useNodeFiles } from './io/node-files.js';
+import { useNodeMemory } from './wasm/node-memory.js';
 import { platform, type Build, type Format } from './wasm/instance.js';
 
 const env = process.env.ARROWSMITH_SIMD;
@@ -57,10 +58,7 @@ platform.startWorker = (url) => {
     terminate: () => void w.terminate(),
   };
 };
-platform.allocBytes = (n) => {
-  const b = Buffer.allocUnsafeSlow(n);
-  return new Uint8Array(b.buffer, b.byteOffset, n);
-};
+useNodeMemory();
 useNodeFiles();
 
 export * from './index.js';

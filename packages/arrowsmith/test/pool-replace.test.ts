@@ -116,3 +116,32 @@ describe('pool worker replacement when exit fires inside terminate()', () => {
     expect(p.stats().workers).toBe(0);
   });
 });
+
+describe('pool workers given their next job ahead', () => {
+  it('gives a worker a second job only once every worker has one, and not the last jobs', async () => {
+    const p = await fakePool(2);
+    void p.table([job, job, job, job, job]).catch(() => {});
+    await until(() => FakeWorker.all.reduce((n, w) => n + w.tasks.length, 0) === 3);
+    expect(FakeWorker.all.map((w) => w.tasks.length).sort()).toEqual([1, 2]);
+    // The two left wait for a worker that has nothing to do.
+    expect(p.stats().queued).toBe(2);
+  });
+
+  it("an abort that replaces a worker sends another call's job it was given to the next worker", async () => {
+    const p = await fakePool(1);
+    // Bytes in a larger buffer: not transferred, so they can be sent again.
+    const view: Job = { ...job, bytes: new Uint8Array(new ArrayBuffer(8), 0, 1) } as Job;
+    const ac = new AbortController();
+    const reason = new Error('stop');
+    const aborted = p.table([view], { signal: ac.signal });
+    let other: unknown = 'pending';
+    p.table([view, view]).then((x) => (other = x), (e) => (other = e));
+    await until(() => FakeWorker.all[0]!.tasks.length === 2);
+    ac.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    await until(() => FakeWorker.all[1]?.tasks.length === 1);
+    expect(p.stats().queued).toBe(1);
+    expect(other).toBe('pending');
+    expect(FakeWorker.live()).toBe(1);
+  });
+});

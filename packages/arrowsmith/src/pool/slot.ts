@@ -12,7 +12,7 @@ export interface Done {
 
 /** What waits for a worker's answer: a phase-1 task (the worker is busy until it answers) or a phase-2 write. */
 type Wait =
-  | { task: true; resolve: (d: Done) => void; reject: (e: unknown) => void }
+  | { task: true; resolve: (d: Done) => void; reject: (e: unknown) => void; queued: Queued }
   | { task: false; resolve: (out: ArrayBuffer[]) => void; reject: (e: unknown) => void };
 
 export class Slot {
@@ -20,7 +20,8 @@ export class Slot {
   ready = false;
   readonly started: Promise<void>;
   #onReady!: () => void;
-  busy = false;
+  /** Tasks sent and not yet answered (at most `DEPTH`, workers.ts). */
+  running = 0;
   held = 0;
   /** Wasm memory per format module, as last reported; `memory` is their sum. */
   wasm: WasmMemory = {};
@@ -30,6 +31,10 @@ export class Slot {
   readonly waits = new Map<number, Wait>();
   constructor(readonly port: WorkerPort) {
     this.started = new Promise((resolve) => (this.#onReady = resolve));
+  }
+
+  get busy(): boolean {
+    return this.running > 0;
   }
 
   markReady(): void {

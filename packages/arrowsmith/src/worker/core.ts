@@ -10,7 +10,7 @@ import { httpReader } from '../io/http.js';
 import { withConfig } from '../wasm/msgpack-options.js';
 import type { RangeReader } from '../io/source.js';
 import { TsFile } from '../formats/tsfile/file.js';
-import { adopt, FORMATS, instance, loaded, type Loaded } from '../wasm/instance.js';
+import { adopt, FORMATS, instance, loaded, ownedCopy, type Loaded } from '../wasm/instance.js';
 import { writeBits } from './bits.js';
 import { fromWire, type Decoded, type FileRef, type FromWorker, type ToWorker, type WasmMemory, type WireError, type WireJob, type WriteOp } from '../pool/protocol.js';
 
@@ -24,6 +24,7 @@ export function serve(port: Port): void {
   const files = new Map<number, Promise<TsFile | Hdf5File>>();
   const reads = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
   let nextReq = 0;
+  let tasks: Promise<void> = Promise.resolve();
   const memory = (): WasmMemory => Object.fromEntries(FORMATS.flatMap((f) => (loaded(f) ? [[f, loaded(f)!.memoryBytes()]] : [])));
 
   /** A RangeReader over whatever the file ref names. */
@@ -97,11 +98,11 @@ export function serve(port: Port): void {
             // String and binary bytes travel in buffers of their own (browsers' TextDecoder
             // rejects views of shared memory); the rest is written into the lent memory.
             const own = textBuffers(desc);
-            result.buffers = lens.map((_, i) => (own.has(i) ? view(wasm, ptrs, i).slice().buffer : new ArrayBuffer(0)));
+            result.buffers = lens.map((_, i) => (own.has(i) ? (ownedCopy(view(wasm, ptrs, i)).buffer as ArrayBuffer) : new ArrayBuffer(0)));
             lens.forEach((n, i) => own.has(i) || new Uint8Array(lend!, at[i]!, n).set(view(wasm, ptrs, i)));
             result.lent = at.map((a, i) => (own.has(i) ? -1 : a));
           } else {
-            result.buffers = lens.map((_, i) => view(wasm, ptrs, i).slice().buffer);
+            result.buffers = lens.map((_, i) => (ownedCopy(view(wasm, ptrs, i)).buffer as ArrayBuffer));
           }
         } finally {
           h.free();
@@ -138,7 +139,7 @@ export function serve(port: Port): void {
             remap(new Int32Array(src!.buffer, src!.byteOffset, op.n), new Int32Array(op.dst, op.at * 4, op.n), op.map);
             break;
           case 'out':
-            out.push(src!.slice().buffer);
+            out.push(ownedCopy(src!).buffer as ArrayBuffer);
             break;
         }
       }
@@ -156,7 +157,9 @@ export function serve(port: Port): void {
         adopt(m.format, m.module, m.simd);
         break;
       case 'task':
-        void task(m.id, m.job, m.shared, m.lend);
+        // One task at a time, in the order sent (the pool sends the next before this one
+        // ends, workers.ts): tasks that wait for bytes never interleave in one instance.
+        tasks = tasks.then(() => task(m.id, m.job, m.shared, m.lend));
         break;
       case 'write':
         write(m.id, m.ops);
