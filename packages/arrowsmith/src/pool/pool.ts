@@ -162,6 +162,7 @@ export class Pool {
       outs.forEach((o, t) => placeOuts(l, t, o));
       return new Table([sharedBatch(l)]);
     } finally {
+      call.finished = true;
       signal?.removeEventListener('abort', onAbort);
       this.#w.recycleLarge(call);
     }
@@ -192,7 +193,6 @@ export class Pool {
     // Lending: a piece of memory per job in flight and the batch the consumer holds.
     const lent = options.lend && this.sharesInput ? new LentMemory(ahead + 2, this.#lendable) : undefined;
     let ended = false;
-    let closed = false;
     // Jobs are taken one after another (each waits for the one before it to be made).
     let taking: Promise<unknown> = Promise.resolve();
     const submit = () => {
@@ -204,7 +204,7 @@ export class Pool {
         }
         await this.#w.need([next.value]);
         if (call.aborted !== undefined) throw call.aborted;
-        if (closed) return undefined; // made after the consumer stopped: not wanted
+        if (call.finished) return undefined; // made after the consumer stopped: not wanted
         const lend = lent?.take();
         const done = new Promise<{ result: Decoded; lend?: SharedArrayBuffer }>((resolve, reject) => this.#w.queue.push({ job: next.value, call, shared: false, lend, resolve, reject }));
         this.#w.pump();
@@ -230,7 +230,7 @@ export class Pool {
         if (got.lend) lent!.give(got.lend);
       }
     } finally {
-      closed = true;
+      call.finished = true;
       signal?.removeEventListener('abort', onAbort);
       // Stopped early or failed: what is still queued is not wanted; running jobs finish
       // and their batches (transferred, nothing held in a worker) are dropped; the jobs

@@ -57,6 +57,8 @@ export interface Queued {
 export class Call {
   readonly slots = new Set<Slot>();
   aborted?: unknown;
+  /** The caller wants no more of its results (the table is made, or `batches()` closed). */
+  finished = false;
   constructor(readonly signal?: AbortSignal) {}
 }
 

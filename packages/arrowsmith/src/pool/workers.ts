@@ -68,7 +68,7 @@ export class Workers {
     const again: Queued[] = [];
     for (const w of waits) {
       // (A job whose bytes went by transfer cannot be sent again: it fails as before.)
-      if (call && !this.closed && w.task && w.queued.call !== call && !transferOf(w.queued.job)) again.push(w.queued);
+      if (call && !this.closed && w.task && w.queued.call !== call && !w.queued.call.finished && !transferOf(w.queued.job)) again.push(w.queued);
       else w.reject(why);
     }
     this.queue.unshift(...again);
