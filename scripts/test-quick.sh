@@ -39,22 +39,29 @@ say "docs (scripts/check-docs.mjs)"
 node scripts/check-docs.mjs || status=1
 say "TS import layers (scripts/check-imports.mjs)"
 node scripts/check-imports.mjs || status=1
+# The Rust tests run beside the wasm and TS builds (their own target dirs): on two cores the
+# builds' serial steps (linking, wasm-bindgen, wasm-opt) leave a core to them.
+cargo_pid=""
 if [ -n "${crates// /}" ]; then
   pkgs=$(printf ' -p arrowsmith-%s' $crates)
-  say "cargo test$pkgs"
+  say "cargo test$pkgs (beside the builds)"
   # shellcheck disable=SC2086
-  cargo test -q $pkgs || status=1
+  cargo test -q $pkgs > target/test-quick-cargo.log 2>&1 &
+  cargo_pid=$!
 else
   say "no crate touched since $(git rev-parse --short "$base"): no cargo test"
 fi
 
 if [ -n "$formats" ]; then
-  # Both builds: the MessagePack tests compare them inside one run.
+  # Both builds: the MessagePack tests compare them inside one run, the CLI's bench the others.
   say "wasm modules: $formats"
   node scripts/build-wasm.mjs --format "$formats" >/dev/null || status=1
 fi
 say "TypeScript build"
 npm run --silent build:ts >/dev/null || status=1
+if [ -n "$cargo_pid" ]; then
+  if wait "$cargo_pid"; then say "cargo test: passed"; else status=1; say "cargo test: failed"; cat target/test-quick-cargo.log; fi
+fi
 # vitest: every file when the TS package (or the core, wasm or a shared crate) changed, else
 # the test files of the touched formats (by name) only.
 filters=""
