@@ -46,6 +46,7 @@ if [ -n "${crates// /}" ]; then
   pkgs=$(printf ' -p arrowsmith-%s' $crates)
   say "cargo test$pkgs (beside the builds)"
   # shellcheck disable=SC2086
+  mkdir -p target
   cargo test -q $pkgs > target/test-quick-cargo.log 2>&1 &
   cargo_pid=$!
 else

@@ -12,8 +12,13 @@ export interface Done {
 
 /** What waits for a worker's answer: a phase-1 task (the worker is busy until it answers) or a phase-2 write. */
 type Wait =
-  | { task: true; resolve: (d: Done) => void; reject: (e: unknown) => void; queued: Queued }
+  | { task: true; queued: Queued }
   | { task: false; resolve: (out: ArrayBuffer[]) => void; reject: (e: unknown) => void };
+
+/** Fail what waits: a task's queued job, or a write. */
+export function rejectWait(w: Wait, e: unknown): void {
+  (w.task ? w.queued.reject : w.reject)(e);
+}
 
 export class Slot {
   /** The worker instantiated the module and answers. */

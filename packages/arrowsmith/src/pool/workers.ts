@@ -7,7 +7,7 @@ import { abortReason } from '../io/abort.js';
 import { lendRange, type RangeReader } from '../io/source.js';
 import { FORMATS, load, platform, type Format, type WasmModule, type WorkerPort } from '../wasm/instance.js';
 import { toWire, wireJob, type FromWorker, type Job, type PoolStats, type ToWorker, type WasmMemory } from './protocol.js';
-import { rebuild, Slot, type Call, type Queued } from './slot.js';
+import { rebuild, rejectWait, Slot, type Call, type Queued } from './slot.js';
 
 /** Jobs a worker is given at once: the one it runs and the next (it runs them in turn). */
 const DEPTH = 2;
@@ -69,7 +69,7 @@ export class Workers {
     for (const w of waits) {
       // (A job whose bytes went by transfer cannot be sent again: it fails as before.)
       if (call && !this.closed && w.task && w.queued.call !== call && !w.queued.call.finished && !transferOf(w.queued.job)) again.push(w.queued);
-      else w.reject(why);
+      else rejectWait(w, why);
     }
     this.queue.unshift(...again);
     if (!this.closed) this.pump();
@@ -87,13 +87,13 @@ export class Workers {
     if (w?.task) slot.running--;
     if (m.type === 'decoded') {
       if (!m.result.buffers) slot.held++;
-      if (w?.task) w.resolve({ slot, id: m.id, result: m.result });
+      if (w?.task) w.queued.resolve({ slot, id: m.id, result: m.result });
     } else if (m.type === 'written') {
       slot.held--;
       if (w && !w.task) w.resolve(m.out);
     } else {
       if (!w?.task) slot.held--;
-      w?.reject(rebuild(m.error));
+      if (w) rejectWait(w, rebuild(m.error));
     }
     slot.port.keepAlive?.(slot.busy || slot.waits.size > 0);
     this.pump();
@@ -136,7 +136,7 @@ export class Workers {
     this.jobs++;
     slot.running++;
     q.call.slots.add(slot);
-    slot.waits.set(id, { resolve: q.resolve, reject: q.reject, task: true, queued: q });
+    slot.waits.set(id, { task: true, queued: q });
     const format = q.job.kind;
     if (!slot.formats.has(format)) {
       // The compiled module of the job's format, once per worker (instantiated there).
